@@ -1,0 +1,1 @@
+/* cipher-cbc.cpp: stub, being written. */

@@ -1,0 +1,1 @@
+/* cipher-cfb.cpp: stub, being written. */

@@ -1,0 +1,1 @@
+/* cipher-ctr.cpp: stub, being written. */

@@ -1,0 +1,262 @@
+/* cipher-internal.h - the cipher handle, algorithm specs and bulk ops.
+ *
+ * The contract every algorithm and every mode file keeps:
+ *
+ *  - An algorithm is a cipher_spec: name, aliases, OIDs, block size (bytes),
+ *    default key length (bits), context size (bytes), setkey, single-block
+ *    encrypt/decrypt and a self-test.
+ *  - setkey expands the key into the context and fills the handle's
+ *    cipher_bulk_ops with the fastest implementation the CPU allows and the
+ *    hwf disable list permits (first match in the spec's impls[] list).
+ *  - Every function that touches secret data returns the number of stack
+ *    bytes it may have left secrets in; the API layer burns that much
+ *    (_gcry_burn_stack) before returning to the user.  0 = nothing to burn.
+ *  - Bulk functions take whole blocks (NBLOCKS counts 16-byte blocks); the
+ *    mode code in cipher-*.cpp owns partial blocks, buffering and IV state.
+ *    Buffers may be unaligned; IN == OUT (in place) is allowed, partial
+ *    overlap is not.
+ */
+#ifndef GCIPHER_CIPHER_INTERNAL_H
+#define GCIPHER_CIPHER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../src/g10lib.h"
+
+/* Largest block size of an algorithm gcipher implements itself.  */
+#define MAX_BLOCKSIZE 16
+/* Alignment of the algorithm context inside the handle allocation.  */
+#define CONTEXT_ALIGN 64
+
+/* Whole-block bulk functions (libgcrypt's bulk-ops table).  A NULL slot
+ * means "no bulk path": the mode falls back to the per-block functions.
+ * All return the stack burn depth in bytes, except the OCB/GCM ones which
+ * return the number of blocks they did NOT process (0 = all done) and burn
+ * by themselves.  IV/CTR/TWEAK are 16-byte buffers, updated in place. */
+struct cipher_bulk_ops
+{
+  /* ECB over NBLOCKS blocks; ENCRYPT selects the direction.  */
+  unsigned int (*ecb_crypt) (void *ctx, void *out, const void *in,
+                             size_t nblocks, int encrypt);
+  /* CBC encryption (SP 800-38A 6.2).  With CBC_MAC nonzero every output
+   * block goes to OUT (not advanced) and IV ends as the MAC.  */
+  unsigned int (*cbc_enc) (void *ctx, unsigned char *iv, void *out,
+                           const void *in, size_t nblocks, int cbc_mac);
+  unsigned int (*cbc_dec) (void *ctx, unsigned char *iv, void *out,
+                           const void *in, size_t nblocks);
+  /* CFB-128 (SP 800-38A 6.3); IV ends as the last ciphertext block.  */
+  unsigned int (*cfb_enc) (void *ctx, unsigned char *iv, void *out,
+                           const void *in, size_t nblocks);
+  unsigned int (*cfb_dec) (void *ctx, unsigned char *iv, void *out,
+                           const void *in, size_t nblocks);
+  /* OFB (SP 800-38A 6.4); IV ends as the last keystream block.  */
+  unsigned int (*ofb_enc) (void *ctx, unsigned char *iv, void *out,
+                           const void *in, size_t nblocks);
+  /* CTR with a 128-bit big-endian counter, wrapping at 2^128
+   * (SP 800-38A 6.5, B.1); CTR ends as the next unused counter.  */
+  unsigned int (*ctr16be_enc) (void *ctx, unsigned char *ctr, void *out,
+                               const void *in, size_t nblocks);
+  /* CTR with a 32-bit little-endian counter in bytes 0..3 (RFC 8452 4). */
+  unsigned int (*ctr32le_enc) (void *ctx, unsigned char *ctr, void *out,
+                               const void *in, size_t nblocks);
+  /* XTS (IEEE 1619-2018 5.3) over whole blocks; TWEAK is the running
+   * tweak (already encrypted), updated in place.  */
+  unsigned int (*xts_crypt) (void *ctx, unsigned char *tweak, void *out,
+                             const void *in, size_t nblocks, int encrypt);
+  size_t (*ocb_crypt) (gcry_cipher_hd_t c, void *out, const void *in,
+                       size_t nblocks, int encrypt);
+  size_t (*ocb_auth) (gcry_cipher_hd_t c, const void *abuf, size_t nblocks);
+  size_t (*gcm_crypt) (gcry_cipher_hd_t c, void *out, const void *in,
+                       size_t nblocks, int encrypt);
+};
+
+/* One implementation ("path") of an algorithm: its name as the trace and
+ * the tests print it, and the hwf bits it needs (all of them).  */
+struct cipher_impl_info
+{
+  const char *name;
+  unsigned int hwf;
+};
+
+struct cipher_oid_spec
+{
+  const char *oid;
+  int mode;
+};
+
+struct cipher_spec
+{
+  int algo;
+  const char *name;
+  const char *const *aliases;        /* NULL-terminated, or NULL.  */
+  const cipher_oid_spec *oids;       /* {NULL,0}-terminated, or NULL.  */
+  size_t blocksize;                  /* Bytes.  */
+  size_t keylen;                     /* Bits.  */
+  size_t contextsize;                /* Bytes, allocated CONTEXT_ALIGNed.  */
+  /* Expand KEY (KEYLEN bytes) into CTX; fill BULK; set *IMPL_NAME to the
+   * chosen path.  Returns GPG_ERR_INV_KEYLEN for a bad length,
+   * GPG_ERR_SELFTEST_FAILED if the self-test failed, else 0.  Burns its
+   * own stack.  */
+  gcry_err_code_t (*setkey) (void *ctx, const unsigned char *key,
+                             size_t keylen, cipher_bulk_ops *bulk,
+                             const char **impl_name);
+  /* One block; return the stack burn depth.  */
+  unsigned int (*encrypt) (void *ctx, unsigned char *out,
+                           const unsigned char *in);
+  unsigned int (*decrypt) (void *ctx, unsigned char *out,
+                           const unsigned char *in);
+  /* Known answers and bulk-vs-single-block checks of every available
+   * path; NULL on success, else a description of the failure.  */
+  const char *(*selftest) (void);
+  /* Paths, fastest first; the last needs no hwf (generic).  */
+  const cipher_impl_info *impls;
+  size_t n_impls;
+};
+
+/* Mode flags of the handle.  */
+struct cipher_marks
+{
+  unsigned int key : 1;       /* setkey succeeded.  */
+  unsigned int iv : 1;        /* An IV was set.  */
+  unsigned int tag : 1;       /* AEAD: tag computed/finalized.  */
+  unsigned int finalize : 1;  /* GCRYCTL_FINALIZE seen.  */
+};
+
+#define CTX_MAGIC_NORMAL 0x24091964u
+#define CTX_MAGIC_SECURE 0x46919042u
+
+/* The handle.  One allocation holds the handle, then the algorithm
+ * context at a CONTEXT_ALIGN boundary.  Wiped on close.  */
+struct gcry_cipher_handle
+{
+  uint32_t magic;
+  size_t alloc_size;                 /* Bytes in this allocation.  */
+  const cipher_spec *spec;
+  int algo;
+  int mode;
+  unsigned int flags;
+  cipher_marks marks;
+  cipher_bulk_ops bulk;
+  const char *impl_name;             /* Path chosen at setkey.  */
+  void *ctx;                         /* Algorithm context (in this block). */
+
+  /* Generic mode state.  */
+  alignas (16) unsigned char iv[MAX_BLOCKSIZE];     /* IV / chaining value */
+  alignas (16) unsigned char lastiv[MAX_BLOCKSIZE]; /* CFB sync, CTS, ...  */
+  alignas (16) unsigned char ctr[MAX_BLOCKSIZE];    /* CTR counter.  */
+  size_t unused;     /* Unused keystream bytes at the end of lastiv (CFB,
+                        OFB) or ctr keystream (CTR).  */
+
+  /* Mode-specific state (AEAD modes etc.) goes here as the modes issue
+   * adds them.  */
+  union
+  {
+    alignas (16) unsigned char reserved[16];
+  } u_mode;
+};
+
+/* ---- Registry (cipher.cpp) ----------------------------------------- */
+/* Spec of ALGO, or NULL if gcipher does not implement it.  */
+const cipher_spec *_gcry_cipher_spec_from_algo (int algo) GCIPHER_INTERNAL;
+/* The nth spec gcipher implements (0..), NULL past the end.  */
+const cipher_spec *_gcry_cipher_spec_nth (int idx) GCIPHER_INTERNAL;
+/* Nonzero if gcipher implements MODE for SPEC (block size rules).  */
+int _gcry_cipher_mode_supported (const cipher_spec *spec, int mode)
+  GCIPHER_INTERNAL;
+/* Run SPEC's self-test once per process (thread-safe); returns
+ * GPG_ERR_SELFTEST_FAILED forever after a failure.  */
+gcry_err_code_t _gcry_cipher_selftest_once (const cipher_spec *spec)
+  GCIPHER_INTERNAL;
+/* Run every algorithm's self-test now (GCRYCTL_SELFTEST).  */
+gcry_err_code_t _gcry_cipher_selftest_all (void) GCIPHER_INTERNAL;
+
+/* ---- The API, unexported (cipher.cpp); visibility.cpp and preload.cpp
+ * wrap these.  Return gcry_err_code_t (0 = success); the wrappers make
+ * gcry_error_t with GPG_ERR_SOURCE_GCRYPT.  ------------------------- */
+gcry_err_code_t _gcry_cipher_open (gcry_cipher_hd_t *handle, int algo,
+                                   int mode, unsigned int flags)
+  GCIPHER_INTERNAL;
+void _gcry_cipher_close (gcry_cipher_hd_t h) GCIPHER_INTERNAL;
+gcry_err_code_t _gcry_cipher_ctl (gcry_cipher_hd_t h, int cmd, void *buffer,
+                                  size_t buflen) GCIPHER_INTERNAL;
+gcry_err_code_t _gcry_cipher_info (gcry_cipher_hd_t h, int what,
+                                   void *buffer, size_t *nbytes)
+  GCIPHER_INTERNAL;
+gcry_err_code_t _gcry_cipher_algo_info (int algo, int what, void *buffer,
+                                        size_t *nbytes) GCIPHER_INTERNAL;
+const char *_gcry_cipher_algo_name (int algo) GCIPHER_INTERNAL;
+int _gcry_cipher_map_name (const char *name) GCIPHER_INTERNAL;
+int _gcry_cipher_mode_from_oid (const char *oid) GCIPHER_INTERNAL;
+gcry_err_code_t _gcry_cipher_encrypt (gcry_cipher_hd_t h, void *out,
+                                      size_t outsize, const void *in,
+                                      size_t inlen) GCIPHER_INTERNAL;
+gcry_err_code_t _gcry_cipher_decrypt (gcry_cipher_hd_t h, void *out,
+                                      size_t outsize, const void *in,
+                                      size_t inlen) GCIPHER_INTERNAL;
+gcry_err_code_t _gcry_cipher_setkey (gcry_cipher_hd_t h, const void *key,
+                                     size_t keylen) GCIPHER_INTERNAL;
+gcry_err_code_t _gcry_cipher_setiv (gcry_cipher_hd_t h, const void *iv,
+                                    size_t ivlen) GCIPHER_INTERNAL;
+gcry_err_code_t _gcry_cipher_setctr (gcry_cipher_hd_t h, const void *ctr,
+                                     size_t ctrlen) GCIPHER_INTERNAL;
+gcry_err_code_t _gcry_cipher_authenticate (gcry_cipher_hd_t h,
+                                           const void *abuf, size_t abuflen)
+  GCIPHER_INTERNAL;
+gcry_err_code_t _gcry_cipher_gettag (gcry_cipher_hd_t h, void *outtag,
+                                     size_t taglen) GCIPHER_INTERNAL;
+gcry_err_code_t _gcry_cipher_checktag (gcry_cipher_hd_t h, const void *intag,
+                                       size_t taglen) GCIPHER_INTERNAL;
+size_t _gcry_cipher_get_algo_keylen (int algo) GCIPHER_INTERNAL;
+size_t _gcry_cipher_get_algo_blklen (int algo) GCIPHER_INTERNAL;
+/* Nonzero if (ALGO, MODE, FLAGS) would be served by gcipher (the
+ * interposer forwards the rest).  */
+int _gcry_cipher_is_implemented (int algo, int mode, unsigned int flags)
+  GCIPHER_INTERNAL;
+
+/* ---- Modes (cipher-<mode>.cpp).  Lengths in bytes; the API layer has
+ * checked OUTBUFLEN >= INBUFLEN and that a key is set.  Return 0 or a
+ * gcry_err_code_t; burn their own stack.  ---------------------------- */
+#define DECLARE_MODE(m)                                                  \
+  gcry_err_code_t _gcry_cipher_##m##_encrypt (gcry_cipher_hd_t c,       \
+      unsigned char *outbuf, size_t outbuflen,                          \
+      const unsigned char *inbuf, size_t inbuflen) GCIPHER_INTERNAL;    \
+  gcry_err_code_t _gcry_cipher_##m##_decrypt (gcry_cipher_hd_t c,       \
+      unsigned char *outbuf, size_t outbuflen,                          \
+      const unsigned char *inbuf, size_t inbuflen) GCIPHER_INTERNAL;
+DECLARE_MODE (ecb)
+DECLARE_MODE (cbc)
+DECLARE_MODE (cfb)
+DECLARE_MODE (cfb8)
+DECLARE_MODE (ofb)
+DECLARE_MODE (ctr)
+#undef DECLARE_MODE
+
+/* ---- Self-test helpers (cipher-selftest.cpp) ----------------------- */
+/* Check the bulk CTR / CBC-dec / CFB-dec slots of a freshly keyed
+ * context against the single-block function, NBLOCKS blocks, random-free
+ * fixed data.  NULL on success, else a description.  */
+const char *_gcry_selftest_helper_ctr (const char *cipher, const cipher_spec *spec,
+                                       void *ctx, const cipher_bulk_ops *bulk,
+                                       size_t nblocks) GCIPHER_INTERNAL;
+const char *_gcry_selftest_helper_cbc (const char *cipher, const cipher_spec *spec,
+                                       void *ctx, const cipher_bulk_ops *bulk,
+                                       size_t nblocks) GCIPHER_INTERNAL;
+const char *_gcry_selftest_helper_cfb (const char *cipher, const cipher_spec *spec,
+                                       void *ctx, const cipher_bulk_ops *bulk,
+                                       size_t nblocks) GCIPHER_INTERNAL;
+
+/* ---- Small helpers ------------------------------------------------ */
+static inline void
+cipher_block_xor (unsigned char *dst, const unsigned char *a,
+                  const unsigned char *b, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    dst[i] = a[i] ^ b[i];
+}
+
+/* Algorithms (one extern spec per algorithm file).  */
+extern const cipher_spec _gcry_cipher_spec_aes GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_aes192 GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_aes256 GCIPHER_INTERNAL;
+
+#endif /* GCIPHER_CIPHER_INTERNAL_H */

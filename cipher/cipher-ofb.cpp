@@ -1,0 +1,1 @@
+/* cipher-ofb.cpp: stub, being written. */

@@ -1,0 +1,1 @@
+/* cipher-selftest.cpp: stub, being written. */

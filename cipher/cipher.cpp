@@ -1,0 +1,1 @@
+/* cipher.cpp: stub, being written. */

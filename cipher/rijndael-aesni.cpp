@@ -1,0 +1,1 @@
+/* rijndael-aesni.cpp: stub, being written. */

@@ -1,0 +1,1 @@
+/* rijndael-generic.cpp: stub, being written. */

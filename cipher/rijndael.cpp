@@ -1,0 +1,1 @@
+/* rijndael.cpp: stub, being written. */

@@ -1,0 +1,116 @@
+/* g10lib.h - gcipher's internal runtime interface (not installed).
+ *
+ * Everything here has hidden visibility; the exported C ABI lives in
+ * visibility.cpp (substitute library) and preload.cpp (interposer), both
+ * thin shells over the _gcry_* functions declared here and in
+ * cipher/cipher-internal.h.
+ */
+#ifndef GCIPHER_G10LIB_H
+#define GCIPHER_G10LIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "gcrypt.h"
+
+#define GCIPHER_INTERNAL __attribute__ ((visibility ("hidden")))
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Errors (libgpg-error) ---------------------------------------- */
+static inline gcry_error_t
+gcry_error_gcrypt (gcry_err_code_t code)
+{ return gpg_err_make (GPG_ERR_SOURCE_GCRYPT, code); }
+/* Wrap an internal error code as libgcrypt does at its API edge.  */
+#define gpg_error_from_code(ec) gcry_error_gcrypt (ec)
+
+/* ---- Hardware features (hwfeatures.cpp) --------------------------- */
+/* Bit per feature; names as libgcrypt prints them in "hwflist:".  */
+enum hwf_bits : unsigned int
+  {
+    HWF_INTEL_CPU          = 1u << 0,   /* "intel-cpu" */
+    HWF_INTEL_FAST_SHLD    = 1u << 1,   /* "intel-fast-shld" */
+    HWF_INTEL_BMI2         = 1u << 2,   /* "intel-bmi2" */
+    HWF_INTEL_SSSE3        = 1u << 3,   /* "intel-ssse3" */
+    HWF_INTEL_SSE4_1       = 1u << 4,   /* "intel-sse4.1" */
+    HWF_INTEL_PCLMUL       = 1u << 5,   /* "intel-pclmul" */
+    HWF_INTEL_AESNI        = 1u << 6,   /* "intel-aesni" */
+    HWF_INTEL_RDRAND       = 1u << 7,   /* "intel-rdrand" */
+    HWF_INTEL_AVX          = 1u << 8,   /* "intel-avx" */
+    HWF_INTEL_AVX2         = 1u << 9,   /* "intel-avx2" */
+    HWF_INTEL_FAST_VPGATHER= 1u << 10,  /* "intel-fast-vpgather" */
+    HWF_INTEL_RDTSC        = 1u << 11,  /* "intel-rdtsc" */
+    HWF_INTEL_SHAEXT       = 1u << 12,  /* "intel-shaext" */
+    HWF_INTEL_VAES_VPCLMUL = 1u << 13,  /* "intel-vaes-vpclmul" */
+    HWF_INTEL_AVX512       = 1u << 14,  /* "intel-avx512" (F+VL+BW+DQ) */
+    HWF_INTEL_GFNI         = 1u << 15,  /* "intel-gfni" */
+    HWF_INTEL_SSE2         = 1u << 16,  /* "intel-sse2" (gcipher; i386) */
+    HWF_RISCV_IMAFDC       = 1u << 20,  /* "riscv-imafdc" */
+    HWF_RISCV_V            = 1u << 21,  /* "riscv-v" */
+    HWF_RISCV_ZBB          = 1u << 22,  /* "riscv-zbb" */
+    HWF_RISCV_ZBC          = 1u << 23,  /* "riscv-zbc" */
+    HWF_RISCV_ZVKB         = 1u << 24,  /* "riscv-zvkb" */
+    HWF_RISCV_ZVKG         = 1u << 25,  /* "riscv-zvkg" */
+    HWF_RISCV_ZVKNED       = 1u << 26,  /* "riscv-zvkned" */
+    HWF_RISCV_ZVKNHA       = 1u << 27,  /* "riscv-zvknha" */
+    HWF_RISCV_ZVKNHB       = 1u << 28,  /* "riscv-zvknhb" */
+    HWF_RISCV_ZVBC         = 1u << 29   /* "riscv-zvbc" */
+  };
+
+/* Features detected and not disabled.  Detects on first call
+ * (thread-safe); reads the disable list from /etc/gcrypt/hwf.deny and
+ * the GCIPHER_DISABLE_HWF environment variable (names separated by
+ * ',', ':' or white space) at that time.  */
+unsigned int _gcry_get_hw_features (void) GCIPHER_INTERNAL;
+/* Add NAME (a hwf name, or "all") to the disable list.  Must come before
+ * the first _gcry_get_hw_features call to take effect, as in libgcrypt.
+ * Returns GPG_ERR_INV_NAME for an unknown name.  */
+gcry_err_code_t _gcry_disable_hw_feature (const char *name) GCIPHER_INTERNAL;
+/* Name of the Nth feature bit (0..), NULL past the end; *BIT gets the bit.
+ * Lets callers list every name in the table order.  */
+const char *_gcry_enum_hw_features (int idx, unsigned int *bit) GCIPHER_INTERNAL;
+/* Test hook: restrict the feature mask to DETECTED & MASK from now on
+ * (~0u restores).  Only tests and self-tests of paths use this.  */
+void _gcry_hwf_set_test_mask (unsigned int mask) GCIPHER_INTERNAL;
+/* Print the "hwflist:" line (trailing ':' per name, as libgcrypt).  */
+void _gcry_print_hwflist (FILE *fp) GCIPHER_INTERNAL;
+
+/* ---- Memory (secmem.cpp) ------------------------------------------ */
+void *_gcry_malloc (size_t n) GCIPHER_INTERNAL;
+void *_gcry_malloc_secure (size_t n) GCIPHER_INTERNAL;
+void *_gcry_calloc (size_t n, size_t m) GCIPHER_INTERNAL;
+void *_gcry_calloc_secure (size_t n, size_t m) GCIPHER_INTERNAL;
+void *_gcry_realloc (void *a, size_t n) GCIPHER_INTERNAL;
+void  _gcry_free (void *a) GCIPHER_INTERNAL;
+int   _gcry_is_secure (const void *a) GCIPHER_INTERNAL;
+
+/* ---- Wiping (misc.cpp) -------------------------------------------- */
+/* Overwrite LEN bytes at PTR with zeros; never optimised away.  */
+void _gcry_wipememory (void *ptr, size_t len) GCIPHER_INTERNAL;
+#define wipememory(p, n) _gcry_wipememory ((p), (n))
+/* Zero at least BYTES of the stack below the caller's frame.  */
+void _gcry_burn_stack (unsigned int bytes) GCIPHER_INTERNAL;
+
+/* ---- Random (random.cpp): the kernel's getrandom ------------------ */
+void _gcry_randomize (void *buf, size_t len, int level) GCIPHER_INTERNAL;
+
+/* ---- Logging (misc.cpp) ------------------------------------------- */
+/* Verbosity set by GCRYCTL_SET_VERBOSITY.  */
+extern int _gcry_verbosity GCIPHER_INTERNAL;
+void _gcry_log_info (const char *fmt, ...)
+  __attribute__ ((format (printf, 1, 2))) GCIPHER_INTERNAL;
+void _gcry_log_error (const char *fmt, ...)
+  __attribute__ ((format (printf, 1, 2))) GCIPHER_INTERNAL;
+
+/* ---- Global (global.cpp) ------------------------------------------ */
+const char *_gcry_check_version (const char *req) GCIPHER_INTERNAL;
+gcry_err_code_t _gcry_vcontrol (enum gcry_ctl_cmds cmd, va_list ap)
+  GCIPHER_INTERNAL;
+char *_gcry_get_config (int mode, const char *what) GCIPHER_INTERNAL;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GCIPHER_G10LIB_H */

@@ -1,0 +1,1 @@
+/* global.cpp: stub, being written. */

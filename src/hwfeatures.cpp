@@ -1,0 +1,1 @@
+/* hwfeatures.cpp: stub, being written. */

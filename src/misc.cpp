@@ -1,0 +1,1 @@
+/* misc.cpp: stub, being written. */

@@ -1,0 +1,1 @@
+/* preload.cpp: stub, being written. */

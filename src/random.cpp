@@ -1,0 +1,1 @@
+/* random.cpp: stub, being written. */

@@ -1,0 +1,1 @@
+/* secmem.cpp: stub, being written. */

@@ -1,0 +1,1 @@
+/* visibility.cpp: stub, being written. */

@@ -1,0 +1,1 @@
+/* sysgcrypt.cpp: stub, being written. */

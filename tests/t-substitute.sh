@@ -1,0 +1,3 @@
+#!/bin/sh
+# stub
+exit 77

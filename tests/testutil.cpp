@@ -1,0 +1,1 @@
+/* testutil.cpp: stub, being written. */
