@@ -1,0 +1,1 @@
+/* visibility-core.cpp: stub, being written. */
