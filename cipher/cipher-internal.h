@@ -120,6 +120,7 @@ struct cipher_marks
   unsigned int iv : 1;        /* An IV was set.  */
   unsigned int tag : 1;       /* AEAD: tag computed/finalized.  */
   unsigned int finalize : 1;  /* GCRYCTL_FINALIZE seen.  */
+  unsigned int allow_weak_key : 1;  /* GCRYCTL_SET_ALLOW_WEAK_KEY.  */
 };
 
 #define CTX_MAGIC_NORMAL 0x24091964u
@@ -134,7 +135,9 @@ struct gcry_cipher_handle
   const cipher_spec *spec;
   int algo;
   int mode;
-  unsigned int flags;
+  unsigned int flags;                /* Current flags (ctl may change). */
+  unsigned int open_flags;           /* As given to open: CBC-CTS is
+                                        fixed then, as in libgcrypt.  */
   cipher_marks marks;
   cipher_bulk_ops bulk;
   const char *impl_name;             /* Path chosen at setkey.  */
@@ -144,8 +147,14 @@ struct gcry_cipher_handle
   alignas (16) unsigned char iv[MAX_BLOCKSIZE];     /* IV / chaining value */
   alignas (16) unsigned char lastiv[MAX_BLOCKSIZE]; /* CFB sync, CTS, ...  */
   alignas (16) unsigned char ctr[MAX_BLOCKSIZE];    /* CTR counter.  */
-  size_t unused;     /* Unused keystream bytes at the end of lastiv (CFB,
-                        OFB) or ctr keystream (CTR).  */
+  size_t unused;     /* Unused keystream bytes: the last UNUSED bytes of
+                        iv (CFB, OFB: iv holds the keystream block, its
+                        used bytes turned into ciphertext in CFB) or of
+                        lastiv (CTR keystream).  CFB keeps the register
+                        the partial block came from in lastiv (for
+                        GCRYCTL_CFB_SYNC); CFB8 keeps its keystream
+                        there.  Same layout as libgcrypt, so odd
+                        sequences (sync on an OFB handle) match too. */
 
   /* Mode-specific state (AEAD modes etc.) goes here as the modes issue
    * adds them.  */

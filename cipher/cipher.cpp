@@ -1,1 +1,757 @@
-/* cipher.cpp: stub, being written. */
+/* cipher.cpp - handle lifecycle, algorithm registry and mode dispatch.
+ *
+ * The API functions here (_gcry_cipher_*) return gcry_err_code_t; the
+ * exported shells in src/visibility.cpp and src/preload.cpp turn them
+ * into gcry_error_t.  Every behaviour visible through the API (error
+ * codes, their order, what a call does to the handle after an error)
+ * follows libgcrypt 1.10 as observed by running it side by side; the
+ * differential test tests/t-api-diff.cpp holds the proof.
+ *
+ * The handle is one allocation: struct gcry_cipher_handle, then the
+ * algorithm context at a CONTEXT_ALIGN boundary.  ECB lives here; the
+ * other generic modes live in cipher-<mode>.cpp.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "g10lib.h"
+#include "cipher-internal.h"
+
+namespace {
+
+/* ---- Registry ------------------------------------------------------ */
+
+/* Every algorithm gcipher implements, in gcry_cipher_algos order.  */
+const cipher_spec *const cipher_list[] =
+  {
+    &_gcry_cipher_spec_aes,
+    &_gcry_cipher_spec_aes192,
+    &_gcry_cipher_spec_aes256,
+  };
+constexpr size_t n_ciphers = sizeof cipher_list / sizeof cipher_list[0];
+
+/* Per-algorithm run-time state, indexed like cipher_list.  Plain
+ * zero-initialised statics (no dynamic initialisation).  */
+enum selftest_state : int { ST_NOT_RUN = 0, ST_PASSED = 1, ST_FAILED = 2 };
+int selftest_state_of[n_ciphers];   /* Atomic access only.  */
+int disabled_of[n_ciphers];         /* GCRYCTL_DISABLE_ALGO; atomic.  */
+pthread_mutex_t selftest_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Index of ALGO in cipher_list, or -1.  */
+int
+index_of_algo (int algo)
+{
+  for (size_t i = 0; i < n_ciphers; i++)
+    if (cipher_list[i]->algo == algo)
+      return (int) i;
+  return -1;
+}
+
+bool
+algo_disabled (int idx)
+{
+  return __atomic_load_n (&disabled_of[idx], __ATOMIC_ACQUIRE) != 0;
+}
+
+/* ASCII-only case-insensitive equality (names are ASCII; no locale).  */
+bool
+ascii_iequal (const char *a, const char *b)
+{
+  for (;; a++, b++)
+    {
+      unsigned char x = (unsigned char) *a, y = (unsigned char) *b;
+      if (x >= 'A' && x <= 'Z')
+        x = (unsigned char) (x + ('a' - 'A'));
+      if (y >= 'A' && y <= 'Z')
+        y = (unsigned char) (y + ('a' - 'A'));
+      if (x != y)
+        return false;
+      if (!x)
+        return true;
+    }
+}
+
+/* Find the dotted-decimal OID in STR (an optional "oid." or "OID."
+ * prefix, exactly those two spellings, as libgcrypt accepts) among the
+ * specs' OID tables.  Returns the spec and sets *MODE, or NULL.  */
+const cipher_spec *
+spec_from_oid (const char *str, int *mode)
+{
+  if (!str)
+    return nullptr;
+  if (!strncmp (str, "oid.", 4) || !strncmp (str, "OID.", 4))
+    str += 4;
+  for (size_t i = 0; i < n_ciphers; i++)
+    {
+      const cipher_oid_spec *o = cipher_list[i]->oids;
+      for (; o && o->oid; o++)
+        if (ascii_iequal (str, o->oid))
+          {
+            if (mode)
+              *mode = o->mode;
+            return cipher_list[i];
+          }
+    }
+  return nullptr;
+}
+
+/* ---- Shared mode helpers --------------------------------------------- */
+
+/* Burn what a block function reported plus the frames of our own
+ * helpers.  */
+void
+burn (unsigned int depth)
+{
+  if (depth)
+    _gcry_burn_stack (depth + 4 * sizeof (void *));
+}
+
+/* ECB (NIST SP 800-38A 6.1): each block independently.  Lengths in
+ * bytes; INBUFLEN must be a multiple of the block size.  */
+gcry_err_code_t
+ecb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
+           const unsigned char *inbuf, size_t inbuflen, int encrypt)
+{
+  const size_t bs = c->spec->blocksize;
+  if (outbuflen < inbuflen)
+    return GPG_ERR_BUFFER_TOO_SHORT;
+  if (inbuflen % bs)
+    return GPG_ERR_INV_LENGTH;
+
+  size_t nblocks = inbuflen / bs;
+  unsigned int depth = 0;
+  if (!nblocks)
+    return GPG_ERR_NO_ERROR;
+  if (c->bulk.ecb_crypt && bs == 16)
+    depth = c->bulk.ecb_crypt (c->ctx, outbuf, inbuf, nblocks, encrypt);
+  else
+    {
+      auto fn = encrypt ? c->spec->encrypt : c->spec->decrypt;
+      for (; nblocks; nblocks--, inbuf += bs, outbuf += bs)
+        {
+          unsigned int d = fn (c->ctx, outbuf, inbuf);
+          depth = d > depth ? d : depth;
+        }
+    }
+  burn (depth);
+  return GPG_ERR_NO_ERROR;
+}
+
+/* Clear the IV/counter state as libgcrypt's reset does; the key
+ * schedule and the key mark stay.  Flags set by ctl stay too.  */
+void
+cipher_reset (gcry_cipher_hd_t c)
+{
+  cipher_marks keep = c->marks;
+  memset (&c->marks, 0, sizeof c->marks);
+  c->marks.key = keep.key;
+  c->marks.allow_weak_key = keep.allow_weak_key;
+  wipememory (c->iv, sizeof c->iv);
+  wipememory (c->lastiv, sizeof c->lastiv);
+  wipememory (c->ctr, sizeof c->ctr);
+  c->unused = 0;
+  wipememory (&c->u_mode, sizeof c->u_mode);
+}
+
+/* OpenPGP CFB resynchronisation (RFC 4880 13.9): with
+ * GCRY_CIPHER_ENABLE_SYNC and a partly used keystream block, the shift
+ * register becomes the last block-size bytes of the ciphertext stream
+ * (IV || C), i.e. the tail of the previous register (LASTIV) followed by
+ * the ciphertext bytes of the current block.  Otherwise a no-op.  The
+ * operation is generic over the handle state, as in libgcrypt, so it
+ * also acts on OFB/CTR handles opened with ENABLE_SYNC.  */
+void
+cipher_sync (gcry_cipher_hd_t c)
+{
+  if (!(c->flags & GCRY_CIPHER_ENABLE_SYNC) || !c->unused)
+    return;
+  const size_t bs = c->spec->blocksize;
+  const size_t used = bs - c->unused;
+  unsigned char reg[MAX_BLOCKSIZE];
+  memcpy (reg, c->lastiv + used, c->unused);
+  memcpy (reg + c->unused, c->iv, used);
+  memcpy (c->iv, reg, bs);
+  wipememory (reg, sizeof reg);
+  c->unused = 0;
+}
+
+} // namespace
+
+/* ---- Registry API ---------------------------------------------------- */
+
+const cipher_spec *
+_gcry_cipher_spec_from_algo (int algo)
+{
+  int i = index_of_algo (algo);
+  return i < 0 ? nullptr : cipher_list[i];
+}
+
+const cipher_spec *
+_gcry_cipher_spec_nth (int idx)
+{
+  if (idx < 0 || (size_t) idx >= n_ciphers)
+    return nullptr;
+  return cipher_list[idx];
+}
+
+/* Modes served for a block cipher SPEC.  Generic modes need the
+ * single-block functions and a block of at most MAX_BLOCKSIZE bytes;
+ * the mode files for AEAD/XTS/... add their cases here.  */
+int
+_gcry_cipher_mode_supported (const cipher_spec *spec, int mode)
+{
+  if (!spec || !spec->encrypt || !spec->decrypt
+      || spec->blocksize > MAX_BLOCKSIZE || !spec->blocksize)
+    return 0;
+  switch (mode)
+    {
+    case GCRY_CIPHER_MODE_ECB:
+    case GCRY_CIPHER_MODE_CBC:
+    case GCRY_CIPHER_MODE_CFB:
+    case GCRY_CIPHER_MODE_CFB8:
+    case GCRY_CIPHER_MODE_OFB:
+    case GCRY_CIPHER_MODE_CTR:
+      return 1;
+    default:
+      return 0;
+    }
+}
+
+gcry_err_code_t
+_gcry_cipher_selftest_once (const cipher_spec *spec)
+{
+  int idx = -1;
+  for (size_t i = 0; i < n_ciphers; i++)
+    if (cipher_list[i] == spec)
+      idx = (int) i;
+  if (idx < 0)
+    return GPG_ERR_CIPHER_ALGO;
+
+  int st = __atomic_load_n (&selftest_state_of[idx], __ATOMIC_ACQUIRE);
+  if (st == ST_NOT_RUN)
+    {
+      pthread_mutex_lock (&selftest_lock);
+      st = __atomic_load_n (&selftest_state_of[idx], __ATOMIC_ACQUIRE);
+      if (st == ST_NOT_RUN)
+        {
+          const char *what = spec->selftest ? spec->selftest () : nullptr;
+          if (what)
+            _gcry_log_error ("%s selftest failed: %s\n", spec->name, what);
+          st = what ? ST_FAILED : ST_PASSED;
+          __atomic_store_n (&selftest_state_of[idx], st, __ATOMIC_RELEASE);
+        }
+      pthread_mutex_unlock (&selftest_lock);
+    }
+  return st == ST_PASSED ? GPG_ERR_NO_ERROR : GPG_ERR_SELFTEST_FAILED;
+}
+
+gcry_err_code_t
+_gcry_cipher_selftest_all (void)
+{
+  gcry_err_code_t first = GPG_ERR_NO_ERROR;
+  for (size_t i = 0; i < n_ciphers; i++)
+    {
+      gcry_err_code_t rc = _gcry_cipher_selftest_once (cipher_list[i]);
+      if (rc && !first)
+        first = rc;
+    }
+  return first;
+}
+
+int
+_gcry_cipher_is_implemented (int algo, int mode, unsigned int flags)
+{
+  (void) flags;  /* Invalid flags get the same error from us.  */
+  const cipher_spec *spec = _gcry_cipher_spec_from_algo (algo);
+  return spec && _gcry_cipher_mode_supported (spec, mode);
+}
+
+const char *
+_gcry_cipher_algo_name (int algo)
+{
+  const cipher_spec *spec = _gcry_cipher_spec_from_algo (algo);
+  return spec ? spec->name : "?";
+}
+
+/* Names and aliases compare ASCII case-insensitively; an OID (with or
+ * without "oid."/"OID.") maps to its algorithm.  Disabled algorithms
+ * still map (libgcrypt does the same).  */
+int
+_gcry_cipher_map_name (const char *name)
+{
+  if (!name)
+    return 0;
+  const cipher_spec *spec = spec_from_oid (name, nullptr);
+  if (spec)
+    return spec->algo;
+  for (size_t i = 0; i < n_ciphers; i++)
+    {
+      if (ascii_iequal (name, cipher_list[i]->name))
+        return cipher_list[i]->algo;
+      for (const char *const *a = cipher_list[i]->aliases; a && *a; a++)
+        if (ascii_iequal (name, *a))
+          return cipher_list[i]->algo;
+    }
+  return 0;
+}
+
+int
+_gcry_cipher_mode_from_oid (const char *oid)
+{
+  int mode = 0;
+  if (!spec_from_oid (oid, &mode))
+    return 0;
+  return mode;
+}
+
+size_t
+_gcry_cipher_get_algo_keylen (int algo)
+{
+  const cipher_spec *spec = _gcry_cipher_spec_from_algo (algo);
+  return spec ? spec->keylen / 8 : 0;
+}
+
+size_t
+_gcry_cipher_get_algo_blklen (int algo)
+{
+  const cipher_spec *spec = _gcry_cipher_spec_from_algo (algo);
+  return spec ? spec->blocksize : 0;
+}
+
+/* GCRYCTL_GET_KEYLEN / GET_BLKLEN: BUFFER must be NULL and NBYTES set,
+ * else GPG_ERR_CIPHER_ALGO; GCRYCTL_TEST_ALGO: both NULL, else
+ * GPG_ERR_INV_ARG, then GPG_ERR_CIPHER_ALGO for an unknown or disabled
+ * algorithm.  Other commands: GPG_ERR_INV_OP.  */
+gcry_err_code_t
+_gcry_cipher_algo_info (int algo, int what, void *buffer, size_t *nbytes)
+{
+  const cipher_spec *spec = _gcry_cipher_spec_from_algo (algo);
+  switch (what)
+    {
+    case GCRYCTL_GET_KEYLEN:
+      if (buffer || !nbytes || !spec || !spec->keylen || spec->keylen > 512)
+        return GPG_ERR_CIPHER_ALGO;
+      *nbytes = spec->keylen / 8;
+      return GPG_ERR_NO_ERROR;
+    case GCRYCTL_GET_BLKLEN:
+      if (buffer || !nbytes || !spec || !spec->blocksize
+          || spec->blocksize >= 10000)
+        return GPG_ERR_CIPHER_ALGO;
+      *nbytes = spec->blocksize;
+      return GPG_ERR_NO_ERROR;
+    case GCRYCTL_TEST_ALGO:
+      if (buffer || nbytes)
+        return GPG_ERR_INV_ARG;
+      if (!spec || algo_disabled (index_of_algo (algo)))
+        return GPG_ERR_CIPHER_ALGO;
+      return GPG_ERR_NO_ERROR;
+    default:
+      return GPG_ERR_INV_OP;
+    }
+}
+
+/* ---- Handle lifecycle ------------------------------------------------- */
+
+/* Flags gcry_cipher_open accepts.  */
+static const unsigned int valid_open_flags =
+  GCRY_CIPHER_SECURE | GCRY_CIPHER_ENABLE_SYNC | GCRY_CIPHER_CBC_CTS
+  | GCRY_CIPHER_CBC_MAC | GCRY_CIPHER_EXTENDED;
+
+/* Errors in libgcrypt's order: a mode number >= 0x10000 (libgcrypt's
+ * internal modes) GPG_ERR_INV_CIPHER_MODE, unknown or disabled algorithm, then bad
+ * flags (unknown bits, or CTS with MAC) -- also GPG_ERR_CIPHER_ALGO --,
+ * then a mode the algorithm cannot serve (GPG_ERR_INV_CIPHER_MODE), then
+ * allocation failure.  *HANDLE is NULL after an error.  */
+gcry_err_code_t
+_gcry_cipher_open (gcry_cipher_hd_t *handle, int algo, int mode,
+                   unsigned int flags)
+{
+  gcry_err_code_t err = GPG_ERR_NO_ERROR;
+  int idx = index_of_algo (algo);
+  const cipher_spec *spec = idx < 0 ? nullptr : cipher_list[idx];
+
+  if (mode >= 0x10000)
+    err = GPG_ERR_INV_CIPHER_MODE;  /* libgcrypt's internal modes (CMAC). */
+  else if (!spec || algo_disabled (idx))
+    err = GPG_ERR_CIPHER_ALGO;
+  else if ((flags & ~valid_open_flags)
+           || ((flags & GCRY_CIPHER_CBC_CTS) && (flags & GCRY_CIPHER_CBC_MAC)))
+    err = GPG_ERR_CIPHER_ALGO;
+  else if (!_gcry_cipher_mode_supported (spec, mode))
+    err = GPG_ERR_INV_CIPHER_MODE;
+
+  gcry_cipher_hd_t h = nullptr;
+  if (!err)
+    {
+      const bool secure = (flags & GCRY_CIPHER_SECURE) != 0;
+      size_t size = sizeof (gcry_cipher_handle) + (CONTEXT_ALIGN - 1)
+                    + spec->contextsize;
+      void *mem = secure ? _gcry_malloc_secure (size) : _gcry_malloc (size);
+      if (!mem)
+        err = errno ? gpg_err_code_from_errno (errno) : GPG_ERR_ENOMEM;
+      else
+        {
+          memset (mem, 0, size);
+          h = static_cast<gcry_cipher_hd_t> (mem);
+          uintptr_t p = reinterpret_cast<uintptr_t> (mem)
+                        + sizeof (gcry_cipher_handle);
+          p = (p + CONTEXT_ALIGN - 1) & ~(uintptr_t) (CONTEXT_ALIGN - 1);
+          h->magic = secure ? CTX_MAGIC_SECURE : CTX_MAGIC_NORMAL;
+          h->alloc_size = size;
+          h->spec = spec;
+          h->algo = algo;
+          h->mode = mode;
+          h->flags = flags;
+          h->open_flags = flags;
+          h->ctx = reinterpret_cast<void *> (p);
+        }
+    }
+  *handle = err ? nullptr : h;
+  return err;
+}
+
+void
+_gcry_cipher_close (gcry_cipher_hd_t h)
+{
+  if (!h)
+    return;
+  if (h->magic != CTX_MAGIC_NORMAL && h->magic != CTX_MAGIC_SECURE)
+    {
+      _gcry_log_error ("gcry_cipher_close: invalid or already closed handle\n");
+      return;
+    }
+  size_t size = h->alloc_size;
+  wipememory (h, size);  /* Also clears the magic.  */
+  _gcry_free (h);
+}
+
+/* Key lengths are the algorithm's business (AES takes 16, 24 or 32
+ * bytes whatever AES variant was opened, as in libgcrypt).  The
+ * self-test runs first, once per process.  After a failure the handle
+ * has no key (GPG_ERR_MISSING_KEY on use).  The IV state is kept.  */
+gcry_err_code_t
+_gcry_cipher_setkey (gcry_cipher_hd_t c, const void *key, size_t keylen)
+{
+  gcry_err_code_t rc = _gcry_cipher_selftest_once (c->spec);
+  if (rc)
+    {
+      c->marks.key = 0;
+      return rc;
+    }
+
+  wipememory (c->ctx, c->spec->contextsize);
+  memset (&c->bulk, 0, sizeof c->bulk);
+  c->impl_name = nullptr;
+  rc = c->spec->setkey (c->ctx, static_cast<const unsigned char *> (key),
+                        keylen, &c->bulk, &c->impl_name);
+  if (!rc || (rc == GPG_ERR_WEAK_KEY && c->marks.allow_weak_key))
+    {
+      c->marks.key = 1;
+      /* Mode-specific key setup (GHASH subkey, ...) goes here.  */
+    }
+  else
+    {
+      c->marks.key = 0;
+      wipememory (c->ctx, c->spec->contextsize);
+      memset (&c->bulk, 0, sizeof c->bulk);
+    }
+  return rc;
+}
+
+/* The IV of the generic modes: a short IV is zero-padded, a long one
+ * truncated to the block size (libgcrypt logs a warning and goes on),
+ * NULL clears it.  Always succeeds; drops leftover keystream.  In CTR
+ * mode this does not touch the counter (use setctr), as in libgcrypt. */
+gcry_err_code_t
+_gcry_cipher_setiv (gcry_cipher_hd_t c, const void *iv, size_t ivlen)
+{
+  const size_t bs = c->spec->blocksize;
+  memset (c->iv, 0, bs);
+  if (iv)
+    {
+      if (ivlen != bs)
+        _gcry_log_info ("gcry_cipher_setiv: IV length %u is not the block"
+                        " length %u\n", (unsigned int) ivlen,
+                        (unsigned int) bs);
+      memcpy (c->iv, iv, ivlen < bs ? ivlen : bs);
+      c->marks.iv = 1;
+    }
+  else
+    c->marks.iv = 0;
+  c->unused = 0;
+  return GPG_ERR_NO_ERROR;
+}
+
+/* The CTR counter block: exactly block-size bytes, or (NULL or 0
+ * bytes) for zero; anything else GPG_ERR_INV_ARG.  Drops leftover
+ * keystream (in any mode).  */
+gcry_err_code_t
+_gcry_cipher_setctr (gcry_cipher_hd_t c, const void *ctr, size_t ctrlen)
+{
+  const size_t bs = c->spec->blocksize;
+  if (ctr && ctrlen == bs)
+    memcpy (c->ctr, ctr, bs);
+  else if (!ctr || !ctrlen)
+    memset (c->ctr, 0, bs);
+  else
+    return GPG_ERR_INV_ARG;
+  c->unused = 0;
+  return GPG_ERR_NO_ERROR;
+}
+
+/* libgcrypt's private command numbers 58..62 (not in gcrypt.h).  */
+enum
+  {
+    PRIV_CIPHERCTL_DISABLE_WEAK_KEY = 61,
+    PRIV_CIPHERCTL_GET_INPUT_VECTOR = 62
+  };
+
+gcry_err_code_t
+_gcry_cipher_ctl (gcry_cipher_hd_t h, int cmd, void *buffer, size_t buflen)
+{
+  switch (cmd)
+    {
+    case GCRYCTL_DISABLE_ALGO:
+      /* Global: the handle must be NULL, BUFFER an int algorithm id.  */
+      {
+        if (h || !buffer || buflen != sizeof (int))
+          return GPG_ERR_CIPHER_ALGO;
+        /* An unknown algorithm is not an error (libgcrypt 1.10).  */
+        int idx = index_of_algo (*static_cast<int *> (buffer));
+        if (idx >= 0)
+          __atomic_store_n (&disabled_of[idx], 1, __ATOMIC_RELEASE);
+        return GPG_ERR_NO_ERROR;
+      }
+    case GCRYCTL_SET_TAGLEN:
+      if (!h || !buffer || buflen != sizeof (int))
+        return GPG_ERR_INV_ARG;
+      return GPG_ERR_INV_CIPHER_MODE;  /* No AEAD mode yet.  */
+    case GCRYCTL_SET_ALLOW_WEAK_KEY:
+      if (!h || buffer || buflen > 1)
+        return GPG_ERR_CIPHER_ALGO;
+      h->marks.allow_weak_key = buflen ? 1 : 0;
+      return GPG_ERR_NO_ERROR;
+    case GCRYCTL_FINALIZE:
+      if (!h || buffer || buflen)
+        return GPG_ERR_INV_ARG;
+      h->marks.finalize = 1;
+      return GPG_ERR_NO_ERROR;
+    default:
+      break;
+    }
+
+  if (!h)
+    return GPG_ERR_INV_ARG;
+
+  switch (cmd)
+    {
+    case GCRYCTL_RESET:
+      cipher_reset (h);
+      return GPG_ERR_NO_ERROR;
+
+    case GCRYCTL_CFB_SYNC:
+      cipher_sync (h);
+      return GPG_ERR_NO_ERROR;
+
+    case GCRYCTL_SET_CBC_CTS:
+      if (!buflen)
+        h->flags &= ~GCRY_CIPHER_CBC_CTS;
+      else if (h->flags & GCRY_CIPHER_CBC_MAC)
+        return GPG_ERR_INV_FLAG;
+      else
+        h->flags |= GCRY_CIPHER_CBC_CTS;
+      return GPG_ERR_NO_ERROR;
+
+    case GCRYCTL_SET_CBC_MAC:
+      if (!buflen)
+        h->flags &= ~GCRY_CIPHER_CBC_MAC;
+      else if (h->flags & GCRY_CIPHER_CBC_CTS)
+        return GPG_ERR_INV_FLAG;
+      else
+        h->flags |= GCRY_CIPHER_CBC_MAC;
+      return GPG_ERR_NO_ERROR;
+
+    case GCRYCTL_SET_CCM_LENGTHS:
+      return GPG_ERR_INV_CIPHER_MODE;  /* CCM only.  */
+
+    case GCRYCTL_SET_DECRYPTION_TAG:
+      if (!buffer)
+        return GPG_ERR_INV_ARG;
+      return GPG_ERR_INV_CIPHER_MODE;  /* SIV only.  */
+
+    case GCRYCTL_SET_SBOX:
+    case PRIV_CIPHERCTL_DISABLE_WEAK_KEY:
+      return GPG_ERR_NOT_SUPPORTED;  /* No algorithm with extra info.  */
+
+    case PRIV_CIPHERCTL_GET_INPUT_VECTOR:
+      /* The CFB/OFB input block: one length byte N (the unused
+       * keystream count, or the block size when 0), then the last N
+       * bytes of the shift register.  */
+      {
+        const size_t bs = h->spec->blocksize;
+        if (buflen < 1 + bs)
+          return GPG_ERR_TOO_SHORT;
+        size_t n = h->unused ? h->unused : bs;
+        unsigned char *dst = static_cast<unsigned char *> (buffer);
+        dst[0] = (unsigned char) n;
+        memcpy (dst + 1, h->iv + bs - n, n);
+        return GPG_ERR_NO_ERROR;
+      }
+
+    default:
+      return GPG_ERR_INV_OP;
+    }
+}
+
+/* GCRYCTL_GET_KEYLEN (AES-WRAP unwrapped length) needs BUFFER and
+ * NBYTES; GCRYCTL_GET_TAGLEN needs NBYTES and no BUFFER; wrong
+ * arguments GPG_ERR_INV_ARG, a mode without the notion
+ * GPG_ERR_INV_CIPHER_MODE, other commands GPG_ERR_INV_OP.  */
+gcry_err_code_t
+_gcry_cipher_info (gcry_cipher_hd_t h, int what, void *buffer,
+                   size_t *nbytes)
+{
+  switch (what)
+    {
+    case GCRYCTL_GET_KEYLEN:
+      if (!h || !buffer || !nbytes)
+        return GPG_ERR_INV_ARG;
+      return GPG_ERR_INV_CIPHER_MODE;  /* AES-WRAP only.  */
+    case GCRYCTL_GET_TAGLEN:
+      if (!h || buffer || !nbytes)
+        return GPG_ERR_INV_ARG;
+      return GPG_ERR_INV_CIPHER_MODE;  /* AEAD modes only.  */
+    default:
+      return GPG_ERR_INV_OP;
+    }
+}
+
+/* ---- Data path --------------------------------------------------------- */
+
+static gcry_err_code_t
+dispatch (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
+          const unsigned char *in, size_t inlen, bool encrypt)
+{
+  switch (c->mode)
+    {
+    case GCRY_CIPHER_MODE_ECB:
+      return ecb_crypt (c, out, outsize, in, inlen, encrypt);
+    case GCRY_CIPHER_MODE_CBC:
+      return encrypt ? _gcry_cipher_cbc_encrypt (c, out, outsize, in, inlen)
+                     : _gcry_cipher_cbc_decrypt (c, out, outsize, in, inlen);
+    case GCRY_CIPHER_MODE_CFB:
+      return encrypt ? _gcry_cipher_cfb_encrypt (c, out, outsize, in, inlen)
+                     : _gcry_cipher_cfb_decrypt (c, out, outsize, in, inlen);
+    case GCRY_CIPHER_MODE_CFB8:
+      return encrypt ? _gcry_cipher_cfb8_encrypt (c, out, outsize, in, inlen)
+                     : _gcry_cipher_cfb8_decrypt (c, out, outsize, in, inlen);
+    case GCRY_CIPHER_MODE_OFB:
+      return encrypt ? _gcry_cipher_ofb_encrypt (c, out, outsize, in, inlen)
+                     : _gcry_cipher_ofb_decrypt (c, out, outsize, in, inlen);
+    case GCRY_CIPHER_MODE_CTR:
+      return encrypt ? _gcry_cipher_ctr_encrypt (c, out, outsize, in, inlen)
+                     : _gcry_cipher_ctr_decrypt (c, out, outsize, in, inlen);
+    default:
+      return GPG_ERR_INV_CIPHER_MODE;
+    }
+}
+
+/* IN == NULL means in place over all OUTSIZE bytes of OUT (INLEN is then
+ * ignored).  No key: GPG_ERR_MISSING_KEY.  Length errors come from the
+ * mode.  If encryption fails after the key check, OUT (OUTSIZE bytes) is
+ * overwritten with 0x42 so no plaintext can leak, as libgcrypt does. */
+gcry_err_code_t
+_gcry_cipher_encrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
+                      const void *in, size_t inlen)
+{
+  if (!in)
+    {
+      in = out;
+      inlen = outsize;
+    }
+  if (!h->marks.key)
+    {
+      _gcry_log_error ("gcry_cipher_encrypt: no key set\n");
+      return GPG_ERR_MISSING_KEY;
+    }
+  gcry_err_code_t rc = dispatch (h, static_cast<unsigned char *> (out),
+                                 outsize,
+                                 static_cast<const unsigned char *> (in),
+                                 inlen, true);
+  if (rc && out)
+    memset (out, 0x42, outsize);
+  return rc;
+}
+
+gcry_err_code_t
+_gcry_cipher_decrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
+                      const void *in, size_t inlen)
+{
+  if (!in)
+    {
+      in = out;
+      inlen = outsize;
+    }
+  if (!h->marks.key)
+    {
+      _gcry_log_error ("gcry_cipher_decrypt: no key set\n");
+      return GPG_ERR_MISSING_KEY;
+    }
+  return dispatch (h, static_cast<unsigned char *> (out), outsize,
+                   static_cast<const unsigned char *> (in), inlen, false);
+}
+
+/* AEAD entry points; the generic modes have none:
+ * GPG_ERR_INV_CIPHER_MODE.  */
+gcry_err_code_t
+_gcry_cipher_authenticate (gcry_cipher_hd_t h, const void *abuf,
+                           size_t abuflen)
+{
+  (void) abuf;
+  (void) abuflen;
+  _gcry_log_error ("gcry_cipher_authenticate: mode %d is not an AEAD mode\n",
+                   h->mode);
+  return GPG_ERR_INV_CIPHER_MODE;
+}
+
+gcry_err_code_t
+_gcry_cipher_gettag (gcry_cipher_hd_t h, void *outtag, size_t taglen)
+{
+  (void) outtag;
+  (void) taglen;
+  _gcry_log_error ("gcry_cipher_gettag: mode %d is not an AEAD mode\n",
+                   h->mode);
+  return GPG_ERR_INV_CIPHER_MODE;
+}
+
+gcry_err_code_t
+_gcry_cipher_checktag (gcry_cipher_hd_t h, const void *intag, size_t taglen)
+{
+  (void) intag;
+  (void) taglen;
+  _gcry_log_error ("gcry_cipher_checktag: mode %d is not an AEAD mode\n",
+                   h->mode);
+  return GPG_ERR_INV_CIPHER_MODE;
+}
+
+/* ---- ECB entry points --------------------------------------------------- */
+
+gcry_err_code_t
+_gcry_cipher_ecb_encrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
+                          size_t outbuflen, const unsigned char *inbuf,
+                          size_t inbuflen)
+{
+  return ecb_crypt (c, outbuf, outbuflen, inbuf, inbuflen, 1);
+}
+
+gcry_err_code_t
+_gcry_cipher_ecb_decrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
+                          size_t outbuflen, const unsigned char *inbuf,
+                          size_t inbuflen)
+{
+  return ecb_crypt (c, outbuf, outbuflen, inbuf, inbuflen, 0);
+}

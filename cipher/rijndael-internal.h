@@ -1,1 +1,89 @@
-/* stub */
+/* rijndael-internal.h - AES (FIPS-197) context and the per-path entry points.
+ *
+ * One context serves every path (generic bitsliced, AES-NI, ...); the
+ * path chosen at setkey is recorded in it and the key material is kept in
+ * the form that path wants:
+ *
+ *   - AES-NI: FIPS-197 5.2 round keys for the cipher (enc) and, for the
+ *     equivalent inverse cipher (FIPS-197 5.3.5), InvMixColumns applied
+ *     to the inner round keys in reverse order (dec).  16-byte aligned.
+ *   - generic: each round key bitsliced and replicated over the four
+ *     lanes of the 64-bit bitslice (see rijndael-generic.cpp), 8 words per
+ *     round key; encryption and decryption share it.
+ */
+#ifndef GCIPHER_RIJNDAEL_INTERNAL_H
+#define GCIPHER_RIJNDAEL_INTERNAL_H
+
+#include <config.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cipher-internal.h"
+
+/* FIPS-197 5: Nr = 10, 12, 14 for 128-, 192-, 256-bit keys.  */
+#define RIJNDAEL_MAX_ROUNDS 14
+
+/* Which path expanded the key (index into the spec's impls[] is not
+ * used: that list depends on the architecture).  */
+enum rijndael_path : unsigned int
+  {
+    RIJNDAEL_PATH_GENERIC = 0,
+    RIJNDAEL_PATH_AESNI = 1
+  };
+
+struct RIJNDAEL_context
+{
+  union
+  {
+    struct
+    {
+      /* Round keys 0..rounds, 16 bytes each (FIPS-197 5.2 byte order). */
+      alignas (16) unsigned char enc[RIJNDAEL_MAX_ROUNDS + 1][16];
+      /* Equivalent-inverse-cipher round keys, dec[0] = enc[rounds].  */
+      alignas (16) unsigned char dec[RIJNDAEL_MAX_ROUNDS + 1][16];
+    } ni;
+    /* Generic: round key r, bit plane i (see rijndael-generic.cpp).  */
+    alignas (16) uint64_t bs[RIJNDAEL_MAX_ROUNDS + 1][8];
+  } keys;
+  unsigned int rounds;        /* Nr: 10, 12 or 14.  */
+  rijndael_path path;
+};
+
+/* ---- Generic constant-time path (rijndael-generic.cpp) ------------- */
+/* Expand KEY (KEYLEN = 16, 24 or 32 bytes, FIPS-197 5.2) into the
+ * byte-form schedule W (4 * (rounds + 1) words as 16*(rounds+1) bytes).
+ * Constant time (bitsliced SubWord).  Used by every path that does not
+ * expand keys itself.  Returns the stack burn depth.  */
+unsigned int _gcry_aes_generic_expand_key (unsigned char *w,
+                                           const unsigned char *key,
+                                           size_t keylen) GCIPHER_INTERNAL;
+/* Set up CTX->keys.bs from KEY; fills CTX->rounds.  Burn depth.  */
+unsigned int _gcry_aes_generic_setkey (RIJNDAEL_context *ctx,
+                                       const unsigned char *key,
+                                       size_t keylen) GCIPHER_INTERNAL;
+unsigned int _gcry_aes_generic_encrypt (void *ctx, unsigned char *out,
+                                        const unsigned char *in)
+  GCIPHER_INTERNAL;
+unsigned int _gcry_aes_generic_decrypt (void *ctx, unsigned char *out,
+                                        const unsigned char *in)
+  GCIPHER_INTERNAL;
+/* Fill the bulk slots the generic path provides (the parallel ones:
+ * ecb_crypt, cbc_dec, cfb_dec, ctr16be_enc).  */
+void _gcry_aes_generic_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
+
+/* ---- AES-NI path (rijndael-aesni.cpp, x86 only) --------------------- */
+#ifdef GCIPHER_ARCH_X86
+/* Expand KEY into CTX->keys.ni with AES-NI; fills CTX->rounds.  */
+unsigned int _gcry_aes_aesni_setkey (RIJNDAEL_context *ctx,
+                                     const unsigned char *key,
+                                     size_t keylen) GCIPHER_INTERNAL;
+unsigned int _gcry_aes_aesni_encrypt (void *ctx, unsigned char *out,
+                                      const unsigned char *in)
+  GCIPHER_INTERNAL;
+unsigned int _gcry_aes_aesni_decrypt (void *ctx, unsigned char *out,
+                                      const unsigned char *in)
+  GCIPHER_INTERNAL;
+/* ecb_crypt, cbc_enc, cbc_dec, cfb_enc, cfb_dec, ofb_enc, ctr16be_enc.  */
+void _gcry_aes_aesni_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
+#endif
+
+#endif /* GCIPHER_RIJNDAEL_INTERNAL_H */

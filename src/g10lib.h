@@ -23,6 +23,13 @@ extern "C" {
 static inline gcry_error_t
 gcry_error_gcrypt (gcry_err_code_t code)
 { return gpg_err_make (GPG_ERR_SOURCE_GCRYPT, code); }
+/* libgcrypt 1.10 reports setkey, setiv and setctr errors with its header's
+ * default source (GPG_ERR_SOURCE_USER_1) and every other cipher error with
+ * GPG_ERR_SOURCE_GCRYPT (observed on the system library); both API shells
+ * (visibility.cpp, preload.cpp) use these two.  A 0 code stays 0.  */
+static inline gcry_error_t
+gcry_error_user1 (gcry_err_code_t code)
+{ return gpg_err_make (GPG_ERR_SOURCE_USER_1, code); }
 /* Wrap an internal error code as libgcrypt does at its API edge.  */
 #define gpg_error_from_code(ec) gcry_error_gcrypt (ec)
 
@@ -85,6 +92,31 @@ void *_gcry_calloc_secure (size_t n, size_t m) GCIPHER_INTERNAL;
 void *_gcry_realloc (void *a, size_t n) GCIPHER_INTERNAL;
 void  _gcry_free (void *a) GCIPHER_INTERNAL;
 int   _gcry_is_secure (const void *a) GCIPHER_INTERNAL;
+/* As above but never NULL: on failure the out-of-core handler is asked
+ * and, if it declines, _gcry_fatal_error (errno code) ends the process. */
+void *_gcry_xmalloc (size_t n) GCIPHER_INTERNAL;
+void *_gcry_xmalloc_secure (size_t n) GCIPHER_INTERNAL;
+void *_gcry_xcalloc (size_t n, size_t m) GCIPHER_INTERNAL;
+void *_gcry_xcalloc_secure (size_t n, size_t m) GCIPHER_INTERNAL;
+void *_gcry_xrealloc (void *a, size_t n) GCIPHER_INTERNAL;
+char *_gcry_strdup (const char *s) GCIPHER_INTERNAL;
+char *_gcry_xstrdup (const char *s) GCIPHER_INTERNAL;
+void _gcry_set_allocation_handler (gcry_handler_alloc_t f_alloc,
+                                   gcry_handler_alloc_t f_alloc_secure,
+                                   gcry_handler_secure_check_t f_is_secure,
+                                   gcry_handler_realloc_t f_realloc,
+                                   gcry_handler_free_t f_free)
+  GCIPHER_INTERNAL;
+void _gcry_set_outofcore_handler (gcry_handler_no_mem_t h, void *opaque)
+  GCIPHER_INTERNAL;
+/* Secure-memory controls (gcry_control).  */
+void _gcry_secmem_init (size_t n) GCIPHER_INTERNAL;       /* INIT_SECMEM */
+void _gcry_secmem_disable (void) GCIPHER_INTERNAL;        /* DISABLE_SECMEM */
+void _gcry_secmem_disable_locking (void) GCIPHER_INTERNAL;
+void _gcry_secmem_term (void) GCIPHER_INTERNAL;           /* TERM_SECMEM */
+/* WHAT: 0 disable, 1 suspend, 2 resume the "insecure memory" warning. */
+void _gcry_secmem_set_warning (int what) GCIPHER_INTERNAL;
+void _gcry_secmem_dump_stats (void) GCIPHER_INTERNAL;
 
 /* ---- Wiping (misc.cpp) -------------------------------------------- */
 /* Overwrite LEN bytes at PTR with zeros; never optimised away.  */
@@ -103,6 +135,22 @@ void _gcry_log_info (const char *fmt, ...)
   __attribute__ ((format (printf, 1, 2))) GCIPHER_INTERNAL;
 void _gcry_log_error (const char *fmt, ...)
   __attribute__ ((format (printf, 1, 2))) GCIPHER_INTERNAL;
+void _gcry_log_debug (const char *fmt, ...)
+  __attribute__ ((format (printf, 1, 2))) GCIPHER_INTERNAL;
+/* "DBG: TEXT: <hex of LENGTH bytes>", 32 bytes a line.  */
+void _gcry_log_printhex (const char *text, const void *buffer, size_t length)
+  GCIPHER_INTERNAL;
+/* Log at LEVEL (GCRY_LOG_*) through the gcry_set_log_handler handler or
+ * to stderr.  */
+void _gcry_logv (int level, const char *fmt, va_list ap) GCIPHER_INTERNAL;
+void _gcry_set_log_handler (gcry_handler_log_t f, void *opaque)
+  GCIPHER_INTERNAL;
+void _gcry_set_fatalerror_handler (gcry_handler_error_t f, void *opaque)
+  GCIPHER_INTERNAL;
+/* Report CODE (with TEXT, or the code's description) through the fatal
+ * error handler, then abort.  Never returns.  */
+void _gcry_fatal_error (int code, const char *text)
+  __attribute__ ((noreturn)) GCIPHER_INTERNAL;
 
 /* ---- Global (global.cpp) ------------------------------------------ */
 const char *_gcry_check_version (const char *req) GCIPHER_INTERNAL;

@@ -1,1 +1,134 @@
-/* visibility.cpp: stub, being written. */
+/* visibility.cpp - the exported gcry_cipher_* functions of the
+ * substitute libgcrypt.so.20 (and of the static test library).
+ *
+ * Each one wraps its _gcry_cipher_* counterpart (cipher/cipher.cpp) and
+ * turns the error code into a gcry_error_t with the error source
+ * libgcrypt 1.10 itself reports for that function, as observed on the
+ * system library: GPG_ERR_SOURCE_GCRYPT for most, but
+ * GPG_ERR_SOURCE_USER_1 (libgcrypt's GCRY_ERR_SOURCE_DEFAULT) for
+ * setkey, setiv and setctr.  A 0 code stays 0.  No logic beyond that.
+ * The core calls (gcry_control, memory, ...) are in visibility-core.cpp.
+ */
+#include <config.h>
+
+#include "g10lib.h"
+#include "../cipher/cipher-internal.h"
+
+#define GCIPHER_EXPORT extern "C" __attribute__ ((visibility ("default")))
+
+namespace {
+inline gcry_error_t err_gcrypt (gcry_err_code_t ec) { return gcry_error_gcrypt (ec); }
+inline gcry_error_t err_user1 (gcry_err_code_t ec) { return gcry_error_user1 (ec); }
+} // namespace
+
+GCIPHER_EXPORT gcry_error_t
+gcry_cipher_open (gcry_cipher_hd_t *handle, int algo, int mode,
+                  unsigned int flags)
+{
+  return err_gcrypt (_gcry_cipher_open (handle, algo, mode, flags));
+}
+
+GCIPHER_EXPORT void
+gcry_cipher_close (gcry_cipher_hd_t h)
+{
+  _gcry_cipher_close (h);
+}
+
+GCIPHER_EXPORT gcry_error_t
+gcry_cipher_ctl (gcry_cipher_hd_t h, int cmd, void *buffer, size_t buflen)
+{
+  return err_gcrypt (_gcry_cipher_ctl (h, cmd, buffer, buflen));
+}
+
+GCIPHER_EXPORT gcry_error_t
+gcry_cipher_info (gcry_cipher_hd_t h, int what, void *buffer, size_t *nbytes)
+{
+  return err_gcrypt (_gcry_cipher_info (h, what, buffer, nbytes));
+}
+
+GCIPHER_EXPORT gcry_error_t
+gcry_cipher_algo_info (int algo, int what, void *buffer, size_t *nbytes)
+{
+  return err_gcrypt (_gcry_cipher_algo_info (algo, what, buffer, nbytes));
+}
+
+GCIPHER_EXPORT const char *
+gcry_cipher_algo_name (int algorithm)
+{
+  return _gcry_cipher_algo_name (algorithm);
+}
+
+GCIPHER_EXPORT int
+gcry_cipher_map_name (const char *name)
+{
+  return _gcry_cipher_map_name (name);
+}
+
+GCIPHER_EXPORT int
+gcry_cipher_mode_from_oid (const char *string)
+{
+  return _gcry_cipher_mode_from_oid (string);
+}
+
+GCIPHER_EXPORT gcry_error_t
+gcry_cipher_encrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
+                     const void *in, size_t inlen)
+{
+  return err_gcrypt (_gcry_cipher_encrypt (h, out, outsize, in, inlen));
+}
+
+GCIPHER_EXPORT gcry_error_t
+gcry_cipher_decrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
+                     const void *in, size_t inlen)
+{
+  return err_gcrypt (_gcry_cipher_decrypt (h, out, outsize, in, inlen));
+}
+
+GCIPHER_EXPORT gcry_error_t
+gcry_cipher_setkey (gcry_cipher_hd_t hd, const void *key, size_t keylen)
+{
+  return err_user1 (_gcry_cipher_setkey (hd, key, keylen));
+}
+
+GCIPHER_EXPORT gcry_error_t
+gcry_cipher_setiv (gcry_cipher_hd_t hd, const void *iv, size_t ivlen)
+{
+  return err_user1 (_gcry_cipher_setiv (hd, iv, ivlen));
+}
+
+GCIPHER_EXPORT gpg_error_t
+gcry_cipher_setctr (gcry_cipher_hd_t hd, const void *ctr, size_t ctrlen)
+{
+  return err_user1 (_gcry_cipher_setctr (hd, ctr, ctrlen));
+}
+
+GCIPHER_EXPORT gcry_error_t
+gcry_cipher_authenticate (gcry_cipher_hd_t hd, const void *abuf,
+                          size_t abuflen)
+{
+  return err_gcrypt (_gcry_cipher_authenticate (hd, abuf, abuflen));
+}
+
+GCIPHER_EXPORT gcry_error_t
+gcry_cipher_gettag (gcry_cipher_hd_t hd, void *outtag, size_t taglen)
+{
+  return err_gcrypt (_gcry_cipher_gettag (hd, outtag, taglen));
+}
+
+GCIPHER_EXPORT gcry_error_t
+gcry_cipher_checktag (gcry_cipher_hd_t hd, const void *intag, size_t taglen)
+{
+  return err_gcrypt (_gcry_cipher_checktag (hd, intag, taglen));
+}
+
+GCIPHER_EXPORT size_t
+gcry_cipher_get_algo_keylen (int algo)
+{
+  return _gcry_cipher_get_algo_keylen (algo);
+}
+
+GCIPHER_EXPORT size_t
+gcry_cipher_get_algo_blklen (int algo)
+{
+  return _gcry_cipher_get_algo_blklen (algo);
+}

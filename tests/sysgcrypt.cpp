@@ -1,1 +1,109 @@
-/* sysgcrypt.cpp: stub, being written. */
+/* sysgcrypt.cpp - load the system libgcrypt with dlmopen; see
+ * sysgcrypt.h.  */
+#include <config.h>
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sysgcrypt.h"
+
+namespace {
+
+sysgcrypt sys_table;
+const sysgcrypt *sys_loaded;
+char sys_why[512];
+pthread_once_t sys_once = PTHREAD_ONCE_INIT;
+
+/* Look NAME up at GCRYPT_1.6 into *SLOT; false (and a reason) if
+ * missing.  */
+template <typename F>
+bool
+lookup (void *dl, const char *name, F *slot)
+{
+  void *p = dlvsym (dl, name, "GCRYPT_1.6");
+  if (!p)
+    {
+      snprintf (sys_why, sizeof sys_why, "%s@GCRYPT_1.6 not found in %s",
+                name, SYSTEM_LIBGCRYPT);
+      return false;
+    }
+  *slot = reinterpret_cast<F> (p);
+  return true;
+}
+
+void
+load_once ()
+{
+  const char *path = SYSTEM_LIBGCRYPT;
+  if (!*path)
+    {
+      snprintf (sys_why, sizeof sys_why,
+                "no system libgcrypt configured (--with-system-libgcrypt)");
+      return;
+    }
+  void *dl = dlmopen (LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL);
+  if (!dl)
+    {
+      const char *e = dlerror ();
+      snprintf (sys_why, sizeof sys_why, "dlmopen %s: %s", path,
+                e ? e : "?");
+      return;
+    }
+  sysgcrypt &t = sys_table;
+  t.dl = dl;
+  t.path = path;
+  bool ok = lookup (dl, "gcry_check_version", &t.check_version)
+    && lookup (dl, "gcry_control", &t.control)
+    && lookup (dl, "gcry_cipher_open", &t.cipher_open)
+    && lookup (dl, "gcry_cipher_close", &t.cipher_close)
+    && lookup (dl, "gcry_cipher_ctl", &t.cipher_ctl)
+    && lookup (dl, "gcry_cipher_info", &t.cipher_info)
+    && lookup (dl, "gcry_cipher_algo_info", &t.cipher_algo_info)
+    && lookup (dl, "gcry_cipher_algo_name", &t.cipher_algo_name)
+    && lookup (dl, "gcry_cipher_map_name", &t.cipher_map_name)
+    && lookup (dl, "gcry_cipher_mode_from_oid", &t.cipher_mode_from_oid)
+    && lookup (dl, "gcry_cipher_encrypt", &t.cipher_encrypt)
+    && lookup (dl, "gcry_cipher_decrypt", &t.cipher_decrypt)
+    && lookup (dl, "gcry_cipher_setkey", &t.cipher_setkey)
+    && lookup (dl, "gcry_cipher_setiv", &t.cipher_setiv)
+    && lookup (dl, "gcry_cipher_setctr", &t.cipher_setctr)
+    && lookup (dl, "gcry_cipher_authenticate", &t.cipher_authenticate)
+    && lookup (dl, "gcry_cipher_gettag", &t.cipher_gettag)
+    && lookup (dl, "gcry_cipher_checktag", &t.cipher_checktag)
+    && lookup (dl, "gcry_cipher_get_algo_keylen", &t.cipher_get_algo_keylen)
+    && lookup (dl, "gcry_cipher_get_algo_blklen", &t.cipher_get_algo_blklen);
+  if (!ok)
+    {
+      dlclose (dl);
+      memset (&t, 0, sizeof t);
+      return;
+    }
+  t.version = t.check_version (nullptr);
+  if (!t.version)
+    {
+      snprintf (sys_why, sizeof sys_why, "%s: gcry_check_version failed",
+                path);
+      return;
+    }
+  sys_loaded = &t;
+}
+
+} // namespace
+
+const sysgcrypt *
+sysgcrypt_load (void)
+{
+  pthread_once (&sys_once, load_once);
+  return sys_loaded;
+}
+
+const char *
+sysgcrypt_error (void)
+{
+  return sys_why;
+}

@@ -1,1 +1,94 @@
-/* stub */
+/* sysgcrypt.h - the system libgcrypt, loaded beside gcipher.
+ *
+ * Differential tests and comparison tools call the real libgcrypt and
+ * gcipher in the same process.  Both export the same gcry_* names, so the
+ * system library is loaded with dlmopen (LM_ID_NEWLM): it lives in its
+ * own link-map namespace (with its own libgpg-error) and its symbols
+ * never resolve against ours, nor ours against its.  Functions are
+ * looked up with dlvsym at libgcrypt's version node "GCRYPT_1.6".
+ *
+ * Usage:
+ *
+ *   const sysgcrypt *sys = sysgcrypt_load ();
+ *   if (!sys)
+ *     GTEST_SKIP () << sysgcrypt_error ();
+ *   gcry_cipher_hd_t h;                       // a SYSTEM handle
+ *   sys->cipher_open (&h, GCRY_CIPHER_AES, GCRY_CIPHER_MODE_CBC, 0);
+ *   ...
+ *   sys->cipher_close (h);
+ *
+ * Handles are opaque pointers: a handle from sys->cipher_open must only
+ * go to sys-> functions, and one from gcipher's gcry_cipher_open only to
+ * gcipher.  Error values are libgcrypt's gcry_error_t (source and code),
+ * directly comparable with gcipher's.
+ *
+ * sysgcrypt_load () loads once per process (thread-safe), calls the
+ * system gcry_check_version (NULL) (which initialises it) and returns the
+ * table, or NULL when the library is missing (SYSTEM_LIBGCRYPT from
+ * config.h is "" or the file cannot be loaded) or lacks a symbol;
+ * sysgcrypt_error () then says why.  Nothing else is configured: callers
+ * issue sys->control (...) themselves if they need secure memory etc.
+ * The library stays loaded until exit.
+ */
+#ifndef GCIPHER_TESTS_SYSGCRYPT_H
+#define GCIPHER_TESTS_SYSGCRYPT_H
+
+#include <stddef.h>
+#include "gcrypt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sysgcrypt
+{
+  void *dl;                  /* dlmopen handle.  */
+  const char *path;          /* The file loaded.  */
+  const char *version;       /* Its gcry_check_version (NULL).  */
+
+  const char *(*check_version) (const char *req_version);
+  gcry_error_t (*control) (enum gcry_ctl_cmds cmd, ...);
+
+  gcry_error_t (*cipher_open) (gcry_cipher_hd_t *handle, int algo, int mode,
+                               unsigned int flags);
+  void (*cipher_close) (gcry_cipher_hd_t h);
+  gcry_error_t (*cipher_ctl) (gcry_cipher_hd_t h, int cmd, void *buffer,
+                              size_t buflen);
+  gcry_error_t (*cipher_info) (gcry_cipher_hd_t h, int what, void *buffer,
+                               size_t *nbytes);
+  gcry_error_t (*cipher_algo_info) (int algo, int what, void *buffer,
+                                    size_t *nbytes);
+  const char *(*cipher_algo_name) (int algorithm);
+  int (*cipher_map_name) (const char *name);
+  int (*cipher_mode_from_oid) (const char *string);
+  gcry_error_t (*cipher_encrypt) (gcry_cipher_hd_t h, void *out,
+                                  size_t outsize, const void *in,
+                                  size_t inlen);
+  gcry_error_t (*cipher_decrypt) (gcry_cipher_hd_t h, void *out,
+                                  size_t outsize, const void *in,
+                                  size_t inlen);
+  gcry_error_t (*cipher_setkey) (gcry_cipher_hd_t h, const void *key,
+                                 size_t keylen);
+  gcry_error_t (*cipher_setiv) (gcry_cipher_hd_t h, const void *iv,
+                                size_t ivlen);
+  gpg_error_t (*cipher_setctr) (gcry_cipher_hd_t h, const void *ctr,
+                                size_t ctrlen);
+  gcry_error_t (*cipher_authenticate) (gcry_cipher_hd_t h, const void *abuf,
+                                       size_t abuflen);
+  gcry_error_t (*cipher_gettag) (gcry_cipher_hd_t h, void *outtag,
+                                 size_t taglen);
+  gcry_error_t (*cipher_checktag) (gcry_cipher_hd_t h, const void *intag,
+                                   size_t taglen);
+  size_t (*cipher_get_algo_keylen) (int algo);
+  size_t (*cipher_get_algo_blklen) (int algo);
+};
+
+/* The loaded system libgcrypt, or NULL (see sysgcrypt_error).  */
+const struct sysgcrypt *sysgcrypt_load (void);
+/* Why the last sysgcrypt_load failed ("" if it did not).  */
+const char *sysgcrypt_error (void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GCIPHER_TESTS_SYSGCRYPT_H */

@@ -1,1 +1,213 @@
-/* stub */
+/* testutil.h - helpers shared by the GoogleTest suites.
+ *
+ *  - hex:        hex_decode / hex_encode (bytes <-> lowercase hex).
+ *  - Botan .vec: parse_vec_file reads "[Section]" headers followed by
+ *                blank-line-separated records of "Key = value" lines
+ *                ('#' starts a comment line).
+ *  - Wycheproof: parse_json / load_json_file, a small JSON reader (objects,
+ *                arrays, strings with escapes, numbers, true/false/null);
+ *                enough for the Wycheproof files, no external library.
+ *  - Paths:      available_paths lists the implementations of a cipher
+ *                spec this CPU can run (all hwf bits detected); ScopedPath
+ *                forces one of them through _gcry_hwf_set_test_mask for
+ *                its lifetime (the next setkey picks it) and restores the
+ *                full mask (~0u) afterwards.
+ *  - Files:      read_file, testvector_path (TESTVECTORS_DIR-relative).
+ *
+ * Errors (missing file, malformed input) are reported through the return
+ * value / an error string, never by aborting, so a test can ASSERT on it.
+ */
+#ifndef GCIPHER_TESTUTIL_H
+#define GCIPHER_TESTUTIL_H
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cipher-internal.h"
+
+namespace testutil {
+
+typedef std::vector<uint8_t> Bytes;
+
+/* ---- Hex ------------------------------------------------------------ */
+/* Decode HEX (upper or lower case; spaces ignored).  *OK (if given) is set
+ * false on an odd length or a non-hex character.  "" decodes to {}.  */
+Bytes hex_decode (const std::string &hex, bool *ok = nullptr);
+/* Lowercase hex of LEN bytes at P.  */
+std::string hex_encode (const void *p, size_t len);
+inline std::string hex_encode (const Bytes &b)
+{ return hex_encode (b.data (), b.size ()); }
+
+/* ---- Files ---------------------------------------------------------- */
+/* Whole file into *OUT; false if it cannot be read.  */
+bool read_file (const std::string &path, std::string *out);
+/* TESTVECTORS_DIR "/" REL (the shared read-only vector tree).  */
+std::string testvector_path (const std::string &rel);
+
+/* ---- Botan .vec ----------------------------------------------------- */
+struct VecRecord
+{
+  int line = 0;                               /* First line of the record. */
+  std::map<std::string, std::string> fields;  /* "Key" -> "00ff..." */
+
+  bool has (const std::string &k) const { return fields.count (k) != 0; }
+  /* The field as a string ("" if absent).  */
+  std::string str (const std::string &k) const;
+  /* The field hex-decoded ({} if absent).  */
+  Bytes bytes (const std::string &k) const;
+};
+
+struct VecSection
+{
+  std::string name;                /* Text between '[' and ']'.  */
+  std::vector<VecRecord> records;
+};
+
+/* Parse a .vec file.  Records end at a blank line, a new section or EOF;
+ * a line "Name = value" adds a field (value may be empty).  Returns false
+ * (and *ERR) if the file cannot be read.  */
+bool parse_vec_file (const std::string &path, std::vector<VecSection> *out,
+                     std::string *err = nullptr);
+/* The section named NAME in SECTIONS, or nullptr.  */
+const VecSection *find_section (const std::vector<VecSection> &sections,
+                                const std::string &name);
+
+/* ---- JSON (Wycheproof) ---------------------------------------------- */
+struct Json
+{
+  enum Type { Null, Bool, Number, String, Array, Object } type = Null;
+  bool b = false;
+  double num = 0;
+  std::string str;                  /* String value; Number: its text.  */
+  std::vector<Json> arr;
+  std::vector<std::pair<std::string, Json>> obj;   /* In file order.  */
+
+  /* Member KEY of an object, or a shared Null value.  */
+  const Json &operator[] (const std::string &key) const;
+  /* Element I of an array, or a shared Null value.  */
+  const Json &operator[] (size_t i) const;
+  size_t size () const { return type == Array ? arr.size () : obj.size (); }
+  bool is_null () const { return type == Null; }
+  /* String value ("" if not a string).  */
+  const std::string &s () const;
+  /* Number as an integer (0 if not a number).  */
+  long long i () const { return type == Number ? (long long)num : 0; }
+};
+
+/* Parse TEXT; false and *ERR (with the byte offset) on a syntax error.  */
+bool parse_json (const std::string &text, Json *out, std::string *err);
+bool load_json_file (const std::string &path, Json *out, std::string *err);
+
+/* ---- Implementation paths ------------------------------------------- */
+/* SPEC's impls whose hwf bits are all detected (and not disabled), in
+ * the spec's order (fastest first; generic last).  */
+std::vector<const cipher_impl_info *> available_paths (const cipher_spec *spec);
+/* SPEC's impls this CPU lacks (for "skipped" messages).  */
+std::vector<const cipher_impl_info *> unavailable_paths (const cipher_spec *spec);
+
+/* Restrict hardware features to exactly IMPL's hwf bits, so the next
+ * setkey of an algorithm with that impl picks it.  */
+void force_path (const cipher_impl_info &impl);
+/* Undo force_path (full detected feature set).  */
+void restore_paths ();
+
+/* RAII form of force_path / restore_paths.  */
+class ScopedPath
+{
+public:
+  explicit ScopedPath (const cipher_impl_info &impl) { force_path (impl); }
+  ~ScopedPath () { restore_paths (); }
+  ScopedPath (const ScopedPath &) = delete;
+  ScopedPath &operator= (const ScopedPath &) = delete;
+};
+
+/* Printable list "aesni generic" of IMPLS.  */
+std::string path_names (const std::vector<const cipher_impl_info *> &impls);
+
+
+/* ---- Spec-level reference modes --------------------------------------- */
+/* The six SP 800-38A modes (CFB = CFB-128, CFB8 = 8-bit CFB).  */
+enum class BlockMode { ECB, CBC, CFB, CFB8, OFB, CTR };
+/* GCRY_CIPHER_MODE_* of M, and its printable name.  */
+int gcry_mode_of (BlockMode m);
+const char *mode_name (BlockMode m);
+
+/* A cipher keyed below the API: SPEC's setkey into a CONTEXT_ALIGNed
+ * context and a bulk table, plus straightforward mode drivers (SP 800-38A
+ * 6.1-6.5) written in the test.  Whole blocks go through the bulk slot
+ * when the path has one (USE_BULK) and through the single-block function
+ * otherwise, so the same object checks both.  State (IV / counter)
+ * carries over between crypt() calls; every call but the last must be a
+ * whole number of blocks for CBC/CFB/OFB/CTR (ECB/CBC: always whole). */
+class SpecCipher
+{
+public:
+  explicit SpecCipher (const cipher_spec *spec);
+  ~SpecCipher ();
+  SpecCipher (const SpecCipher &) = delete;
+  SpecCipher &operator= (const SpecCipher &) = delete;
+
+  /* spec->setkey; returns its error code.  */
+  gcry_err_code_t setkey (const Bytes &key);
+  /* Path chosen at setkey ("" before).  */
+  std::string impl () const { return impl_ ? impl_ : ""; }
+  /* IV or initial counter block (blocksize bytes).  */
+  void setiv (const Bytes &iv);
+  /* LEN bytes IN -> OUT (may alias exactly).  */
+  void crypt (BlockMode m, uint8_t *out, const uint8_t *in, size_t len,
+              bool encrypt, bool use_bulk = true);
+  Bytes crypt (BlockMode m, const Bytes &in, bool encrypt,
+               bool use_bulk = true);
+  const Bytes &iv () const { return iv_; }
+
+  const cipher_spec *spec;
+  void *ctx = nullptr;
+  cipher_bulk_ops bulk {};
+
+private:
+  void *mem_ = nullptr;
+  const char *impl_ = nullptr;
+  Bytes iv_;
+};
+
+/* A handle of the public API, closed on destruction.  */
+struct ApiHandle
+{
+  gcry_cipher_hd_t h = nullptr;
+  ~ApiHandle () { if (h) gcry_cipher_close (h); }
+};
+
+/* One-shot through the public API: open (ALGO, MODE), setkey, setiv (or
+ * setctr for CTR; skipped when IV is empty), encrypt or decrypt IN.  The
+ * first error is returned; *IMPL (if given) gets the path the handle
+ * chose.  */
+gcry_error_t api_crypt (int algo, BlockMode m, const Bytes &key,
+                        const Bytes &iv, const Bytes &in, bool encrypt,
+                        Bytes *out, std::string *impl = nullptr);
+
+/* The AES spec whose default key length is KEYLEN bytes (16/24/32).  */
+const cipher_spec *aes_spec_for_keylen (size_t keylen);
+
+/* ---- Deterministic PRNG (xoshiro256**-style, seeded by splitmix64) ---- */
+class Prng
+{
+public:
+  explicit Prng (uint64_t seed);
+  uint64_t next ();
+  /* Uniform in [0, n); n > 0.  */
+  uint64_t below (uint64_t n) { return next () % n; }
+  void fill (void *p, size_t len);
+  Bytes bytes (size_t len) { Bytes b (len); fill (b.data (), len); return b; }
+
+private:
+  uint64_t s_[4];
+};
+
+}  // namespace testutil
+
+#endif /* GCIPHER_TESTUTIL_H */
