@@ -156,13 +156,82 @@ struct gcry_cipher_handle
                         there.  Same layout as libgcrypt, so odd
                         sequences (sync on an OFB handle) match too. */
 
-  /* Mode-specific state (AEAD modes etc.) goes here as the modes issue
-   * adds them.  */
-  union
-  {
-    alignas (16) unsigned char reserved[16];
-  } u_mode;
+  /* State of a mode beyond the generic six (AEAD, XTS, key wrap): its
+   * cipher_mode_ops::state_size bytes, CONTEXT_ALIGNed, in this same
+   * allocation after the algorithm context; zeroed at open, cleared by
+   * GCRYCTL_RESET (then the mode's reset hook runs), wiped on close.
+   * NULL for the generic modes.  Each mode file defines its own layout
+   * (in cipher-<mode>.h when a bulk function needs to see it).  */
+  void *mode_ctx;
+  size_t mode_ctx_size;
+  const struct cipher_mode_ops *mode_ops;  /* NULL for the generic six. */
 };
+
+/* A mode beyond ECB/CBC/CFB/CFB8/OFB/CTR.  Each mode file defines one
+ * `const cipher_mode_ops _gcry_cipher_mode_<name>` and adds it to
+ * mode_ops_list in cipher.cpp; cipher.cpp calls the hooks after its own
+ * common checks (handle valid, key set for data calls, argument shapes as
+ * the comments below say).  A NULL hook gets libgcrypt's answer for "this
+ * mode has no such operation" (GPG_ERR_INV_CIPHER_MODE), or the generic
+ * behaviour where noted.  Lengths are bytes.  */
+struct cipher_mode_ops
+{
+  int mode;
+  /* May SPEC serve this mode (e.g. block size 16)?  Open fails with
+   * GPG_ERR_INV_CIPHER_MODE otherwise.  */
+  int (*supported) (const cipher_spec *spec);
+  /* Bytes of mode state for SPEC (the h->mode_ctx area).  */
+  size_t (*state_size) (const cipher_spec *spec);
+  /* The whole key set-up (cipher.cpp has run the self-test and wiped
+   * the context and bulk table; on error it wipes them again).  Use
+   * _gcry_cipher_setkey_algo for the algorithm part.  NULL: just that.  */
+  gcry_err_code_t (*setkey) (gcry_cipher_hd_t c, const unsigned char *key,
+                             size_t keylen);
+  /* NULL: the generic setiv (zero-pad / truncate to the block size).  */
+  gcry_err_code_t (*setiv) (gcry_cipher_hd_t c, const unsigned char *iv,
+                            size_t ivlen);
+  /* After GCRYCTL_RESET's generic part (IV, counters and the mode_ctx
+   * area are cleared first): re-derive what must survive (e.g. the
+   * GHASH key powers from the key).  NULL: nothing more.  */
+  void (*reset) (gcry_cipher_hd_t c);
+  /* Data: OUT has OUTSIZE bytes (>= what the mode writes is the mode's
+   * check); IN == OUT for in place.  The key is known to be set.  */
+  gcry_err_code_t (*encrypt) (gcry_cipher_hd_t c, unsigned char *out,
+                              size_t outsize, const unsigned char *in,
+                              size_t inlen);
+  gcry_err_code_t (*decrypt) (gcry_cipher_hd_t c, unsigned char *out,
+                              size_t outsize, const unsigned char *in,
+                              size_t inlen);
+  gcry_err_code_t (*authenticate) (gcry_cipher_hd_t c,
+                                   const unsigned char *abuf,
+                                   size_t abuflen);
+  gcry_err_code_t (*gettag) (gcry_cipher_hd_t c, unsigned char *tag,
+                             size_t taglen);
+  gcry_err_code_t (*checktag) (gcry_cipher_hd_t c, const unsigned char *tag,
+                               size_t taglen);
+  /* The mode's own commands: GCRYCTL_SET_TAGLEN (BUFFER an int, BUFLEN
+   * sizeof (int), checked by cipher.cpp), GCRYCTL_SET_CCM_LENGTHS,
+   * GCRYCTL_SET_DECRYPTION_TAG (BUFFER non-NULL, checked).  */
+  gcry_err_code_t (*ctl) (gcry_cipher_hd_t c, int cmd, void *buffer,
+                          size_t buflen);
+  /* gcry_cipher_info: GCRYCTL_GET_TAGLEN (NBYTES set, BUFFER NULL),
+   * GCRYCTL_GET_KEYLEN (both set), argument shapes checked.  */
+  gcry_err_code_t (*info) (gcry_cipher_hd_t c, int what, void *buffer,
+                           size_t *nbytes);
+};
+
+/* The algorithm part of setkey: SPEC->setkey on CTX (normally c->ctx)
+ * filling c->bulk and c->impl_name.  For modes with a second key (XTS,
+ * SIV) call it again with the second context and a scratch bulk table
+ * via _gcry_cipher_setkey_algo_ctx.  */
+gcry_err_code_t _gcry_cipher_setkey_algo (gcry_cipher_hd_t c,
+                                          const unsigned char *key,
+                                          size_t keylen) GCIPHER_INTERNAL;
+gcry_err_code_t _gcry_cipher_setkey_algo_ctx (gcry_cipher_hd_t c, void *ctx,
+                                              const unsigned char *key,
+                                              size_t keylen,
+                                              cipher_bulk_ops *bulk)
+  GCIPHER_INTERNAL;
 
 /* ---- Registry (cipher.cpp) ----------------------------------------- */
 /* Spec of ALGO, or NULL if gcipher does not implement it.  */

@@ -34,6 +34,22 @@ const cipher_spec *const cipher_list[] =
   };
 constexpr size_t n_ciphers = sizeof cipher_list / sizeof cipher_list[0];
 
+/* Modes beyond the generic six, one entry per mode file (see
+ * cipher_mode_ops in cipher-internal.h).  */
+const cipher_mode_ops *const mode_ops_list[] =
+  {
+    nullptr  /* (placeholder so the list is never empty) */
+  };
+
+const cipher_mode_ops *
+mode_ops_of (int mode)
+{
+  for (const cipher_mode_ops *ops : mode_ops_list)
+    if (ops && ops->mode == mode)
+      return ops;
+  return nullptr;
+}
+
 /* Per-algorithm run-time state, indexed like cipher_list.  Plain
  * zero-initialised statics (no dynamic initialisation).  */
 enum selftest_state : int { ST_NOT_RUN = 0, ST_PASSED = 1, ST_FAILED = 2 };
@@ -154,7 +170,10 @@ cipher_reset (gcry_cipher_hd_t c)
   wipememory (c->lastiv, sizeof c->lastiv);
   wipememory (c->ctr, sizeof c->ctr);
   c->unused = 0;
-  wipememory (&c->u_mode, sizeof c->u_mode);
+  if (c->mode_ctx)
+    wipememory (c->mode_ctx, c->mode_ctx_size);
+  if (c->mode_ops && c->mode_ops->reset)
+    c->mode_ops->reset (c);
 }
 
 /* OpenPGP CFB resynchronisation (RFC 4880 13.9): with
@@ -217,7 +236,10 @@ _gcry_cipher_mode_supported (const cipher_spec *spec, int mode)
     case GCRY_CIPHER_MODE_CTR:
       return 1;
     default:
-      return 0;
+      {
+        const cipher_mode_ops *ops = mode_ops_of (mode);
+        return ops && (!ops->supported || ops->supported (spec));
+      }
     }
 }
 
@@ -388,8 +410,12 @@ _gcry_cipher_open (gcry_cipher_hd_t *handle, int algo, int mode,
   if (!err)
     {
       const bool secure = (flags & GCRY_CIPHER_SECURE) != 0;
+      const cipher_mode_ops *ops = mode_ops_of (mode);
+      size_t state = ops && ops->state_size ? ops->state_size (spec) : 0;
       size_t size = sizeof (gcry_cipher_handle) + (CONTEXT_ALIGN - 1)
                     + spec->contextsize;
+      if (state)
+        size += (CONTEXT_ALIGN - 1) + state;
       void *mem = secure ? _gcry_malloc_secure (size) : _gcry_malloc (size);
       if (!mem)
         err = errno ? gpg_err_code_from_errno (errno) : GPG_ERR_ENOMEM;
@@ -408,6 +434,14 @@ _gcry_cipher_open (gcry_cipher_hd_t *handle, int algo, int mode,
           h->flags = flags;
           h->open_flags = flags;
           h->ctx = reinterpret_cast<void *> (p);
+          h->mode_ops = ops;
+          if (state)
+            {
+              uintptr_t q = p + spec->contextsize;
+              q = (q + CONTEXT_ALIGN - 1) & ~(uintptr_t) (CONTEXT_ALIGN - 1);
+              h->mode_ctx = reinterpret_cast<void *> (q);
+              h->mode_ctx_size = state;
+            }
         }
     }
   *handle = err ? nullptr : h;
@@ -446,20 +480,40 @@ _gcry_cipher_setkey (gcry_cipher_hd_t c, const void *key, size_t keylen)
   wipememory (c->ctx, c->spec->contextsize);
   memset (&c->bulk, 0, sizeof c->bulk);
   c->impl_name = nullptr;
-  rc = c->spec->setkey (c->ctx, static_cast<const unsigned char *> (key),
-                        keylen, &c->bulk, &c->impl_name);
+  if (c->mode_ctx)
+    wipememory (c->mode_ctx, c->mode_ctx_size);
+  const unsigned char *k = static_cast<const unsigned char *> (key);
+  if (c->mode_ops && c->mode_ops->setkey)
+    rc = c->mode_ops->setkey (c, k, keylen);
+  else
+    rc = _gcry_cipher_setkey_algo (c, k, keylen);
   if (!rc || (rc == GPG_ERR_WEAK_KEY && c->marks.allow_weak_key))
-    {
-      c->marks.key = 1;
-      /* Mode-specific key setup (GHASH subkey, ...) goes here.  */
-    }
+    c->marks.key = 1;
   else
     {
       c->marks.key = 0;
       wipememory (c->ctx, c->spec->contextsize);
+      if (c->mode_ctx)
+        wipememory (c->mode_ctx, c->mode_ctx_size);
       memset (&c->bulk, 0, sizeof c->bulk);
     }
   return rc;
+}
+
+gcry_err_code_t
+_gcry_cipher_setkey_algo_ctx (gcry_cipher_hd_t c, void *ctx,
+                              const unsigned char *key, size_t keylen,
+                              cipher_bulk_ops *bulk)
+{
+  const char *impl = nullptr;
+  return c->spec->setkey (ctx, key, keylen, bulk, &impl);
+}
+
+gcry_err_code_t
+_gcry_cipher_setkey_algo (gcry_cipher_hd_t c, const unsigned char *key,
+                          size_t keylen)
+{
+  return c->spec->setkey (c->ctx, key, keylen, &c->bulk, &c->impl_name);
 }
 
 /* The IV of the generic modes: a short IV is zero-padded, a long one
@@ -469,6 +523,9 @@ _gcry_cipher_setkey (gcry_cipher_hd_t c, const void *key, size_t keylen)
 gcry_err_code_t
 _gcry_cipher_setiv (gcry_cipher_hd_t c, const void *iv, size_t ivlen)
 {
+  if (c->mode_ops && c->mode_ops->setiv)
+    return c->mode_ops->setiv (c, static_cast<const unsigned char *> (iv),
+                               ivlen);
   const size_t bs = c->spec->blocksize;
   memset (c->iv, 0, bs);
   if (iv)
@@ -529,7 +586,9 @@ _gcry_cipher_ctl (gcry_cipher_hd_t h, int cmd, void *buffer, size_t buflen)
     case GCRYCTL_SET_TAGLEN:
       if (!h || !buffer || buflen != sizeof (int))
         return GPG_ERR_INV_ARG;
-      return GPG_ERR_INV_CIPHER_MODE;  /* No AEAD mode yet.  */
+      if (h->mode_ops && h->mode_ops->ctl)
+        return h->mode_ops->ctl (h, cmd, buffer, buflen);
+      return GPG_ERR_INV_CIPHER_MODE;  /* Not a mode with a tag length. */
     case GCRYCTL_SET_ALLOW_WEAK_KEY:
       if (!h || buffer || buflen > 1)
         return GPG_ERR_CIPHER_ALGO;
@@ -576,11 +635,15 @@ _gcry_cipher_ctl (gcry_cipher_hd_t h, int cmd, void *buffer, size_t buflen)
       return GPG_ERR_NO_ERROR;
 
     case GCRYCTL_SET_CCM_LENGTHS:
+      if (h->mode_ops && h->mode_ops->ctl)
+        return h->mode_ops->ctl (h, cmd, buffer, buflen);
       return GPG_ERR_INV_CIPHER_MODE;  /* CCM only.  */
 
     case GCRYCTL_SET_DECRYPTION_TAG:
       if (!buffer)
         return GPG_ERR_INV_ARG;
+      if (h->mode_ops && h->mode_ops->ctl)
+        return h->mode_ops->ctl (h, cmd, buffer, buflen);
       return GPG_ERR_INV_CIPHER_MODE;  /* SIV only.  */
 
     case GCRYCTL_SET_SBOX:
@@ -620,10 +683,14 @@ _gcry_cipher_info (gcry_cipher_hd_t h, int what, void *buffer,
     case GCRYCTL_GET_KEYLEN:
       if (!h || !buffer || !nbytes)
         return GPG_ERR_INV_ARG;
+      if (h->mode_ops && h->mode_ops->info)
+        return h->mode_ops->info (h, what, buffer, nbytes);
       return GPG_ERR_INV_CIPHER_MODE;  /* AES-WRAP only.  */
     case GCRYCTL_GET_TAGLEN:
       if (!h || buffer || !nbytes)
         return GPG_ERR_INV_ARG;
+      if (h->mode_ops && h->mode_ops->info)
+        return h->mode_ops->info (h, what, buffer, nbytes);
       return GPG_ERR_INV_CIPHER_MODE;  /* AEAD modes only.  */
     default:
       return GPG_ERR_INV_OP;
@@ -656,6 +723,12 @@ dispatch (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       return encrypt ? _gcry_cipher_ctr_encrypt (c, out, outsize, in, inlen)
                      : _gcry_cipher_ctr_decrypt (c, out, outsize, in, inlen);
     default:
+      if (const cipher_mode_ops *ops = c->mode_ops)
+        {
+          auto fn = encrypt ? ops->encrypt : ops->decrypt;
+          if (fn)
+            return fn (c, out, outsize, in, inlen);
+        }
       return GPG_ERR_INV_CIPHER_MODE;
     }
 }
@@ -705,14 +778,15 @@ _gcry_cipher_decrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
                    static_cast<const unsigned char *> (in), inlen, false);
 }
 
-/* AEAD entry points; the generic modes have none:
- * GPG_ERR_INV_CIPHER_MODE.  */
+/* AEAD entry points: the mode's hook, or GPG_ERR_INV_CIPHER_MODE for a
+ * mode without one (the generic modes).  */
 gcry_err_code_t
 _gcry_cipher_authenticate (gcry_cipher_hd_t h, const void *abuf,
                            size_t abuflen)
 {
-  (void) abuf;
-  (void) abuflen;
+  if (h->mode_ops && h->mode_ops->authenticate)
+    return h->mode_ops->authenticate (
+        h, static_cast<const unsigned char *> (abuf), abuflen);
   _gcry_log_error ("gcry_cipher_authenticate: mode %d is not an AEAD mode\n",
                    h->mode);
   return GPG_ERR_INV_CIPHER_MODE;
@@ -721,8 +795,9 @@ _gcry_cipher_authenticate (gcry_cipher_hd_t h, const void *abuf,
 gcry_err_code_t
 _gcry_cipher_gettag (gcry_cipher_hd_t h, void *outtag, size_t taglen)
 {
-  (void) outtag;
-  (void) taglen;
+  if (h->mode_ops && h->mode_ops->gettag)
+    return h->mode_ops->gettag (h, static_cast<unsigned char *> (outtag),
+                                taglen);
   _gcry_log_error ("gcry_cipher_gettag: mode %d is not an AEAD mode\n",
                    h->mode);
   return GPG_ERR_INV_CIPHER_MODE;
@@ -731,8 +806,9 @@ _gcry_cipher_gettag (gcry_cipher_hd_t h, void *outtag, size_t taglen)
 gcry_err_code_t
 _gcry_cipher_checktag (gcry_cipher_hd_t h, const void *intag, size_t taglen)
 {
-  (void) intag;
-  (void) taglen;
+  if (h->mode_ops && h->mode_ops->checktag)
+    return h->mode_ops->checktag (
+        h, static_cast<const unsigned char *> (intag), taglen);
   _gcry_log_error ("gcry_cipher_checktag: mode %d is not an AEAD mode\n",
                    h->mode);
   return GPG_ERR_INV_CIPHER_MODE;
