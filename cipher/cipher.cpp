@@ -41,6 +41,16 @@ const cipher_mode_ops *const mode_ops_list[] =
     nullptr  /* (placeholder so the list is never empty) */
   };
 
+/* A handle gcipher did not open, or one already closed (close wipes
+ * the magic).  libgcrypt dereferences such a handle and crashes; gcipher
+ * answers GPG_ERR_INV_ARG instead, as it does for a NULL pointer where
+ * a buffer of nonzero length is required.  */
+bool
+bad_handle (gcry_cipher_hd_t h)
+{
+  return !h || (h->magic != CTX_MAGIC_NORMAL && h->magic != CTX_MAGIC_SECURE);
+}
+
 const cipher_mode_ops *
 mode_ops_of (int mode)
 {
@@ -392,6 +402,8 @@ gcry_err_code_t
 _gcry_cipher_open (gcry_cipher_hd_t *handle, int algo, int mode,
                    unsigned int flags)
 {
+  if (!handle)
+    return GPG_ERR_INV_ARG;  /* libgcrypt would crash.  */
   gcry_err_code_t err = GPG_ERR_NO_ERROR;
   int idx = index_of_algo (algo);
   const cipher_spec *spec = idx < 0 ? nullptr : cipher_list[idx];
@@ -470,6 +482,8 @@ _gcry_cipher_close (gcry_cipher_hd_t h)
 gcry_err_code_t
 _gcry_cipher_setkey (gcry_cipher_hd_t c, const void *key, size_t keylen)
 {
+  if (bad_handle (c) || (!key && keylen))
+    return GPG_ERR_INV_ARG;
   gcry_err_code_t rc = _gcry_cipher_selftest_once (c->spec);
   if (rc)
     {
@@ -523,6 +537,8 @@ _gcry_cipher_setkey_algo (gcry_cipher_hd_t c, const unsigned char *key,
 gcry_err_code_t
 _gcry_cipher_setiv (gcry_cipher_hd_t c, const void *iv, size_t ivlen)
 {
+  if (bad_handle (c))
+    return GPG_ERR_INV_ARG;
   if (c->mode_ops && c->mode_ops->setiv)
     return c->mode_ops->setiv (c, static_cast<const unsigned char *> (iv),
                                ivlen);
@@ -549,6 +565,8 @@ _gcry_cipher_setiv (gcry_cipher_hd_t c, const void *iv, size_t ivlen)
 gcry_err_code_t
 _gcry_cipher_setctr (gcry_cipher_hd_t c, const void *ctr, size_t ctrlen)
 {
+  if (bad_handle (c))
+    return GPG_ERR_INV_ARG;
   const size_t bs = c->spec->blocksize;
   if (ctr && ctrlen == bs)
     memcpy (c->ctr, ctr, bs);
@@ -570,6 +588,8 @@ enum
 gcry_err_code_t
 _gcry_cipher_ctl (gcry_cipher_hd_t h, int cmd, void *buffer, size_t buflen)
 {
+  if (h && bad_handle (h))
+    return GPG_ERR_INV_ARG;
   switch (cmd)
     {
     case GCRYCTL_DISABLE_ALGO:
@@ -678,6 +698,8 @@ gcry_err_code_t
 _gcry_cipher_info (gcry_cipher_hd_t h, int what, void *buffer,
                    size_t *nbytes)
 {
+  if (h && bad_handle (h))
+    return GPG_ERR_INV_ARG;
   switch (what)
     {
     case GCRYCTL_GET_KEYLEN:
@@ -741,6 +763,8 @@ gcry_err_code_t
 _gcry_cipher_encrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
                       const void *in, size_t inlen)
 {
+  if (bad_handle (h))
+    return GPG_ERR_INV_ARG;
   if (!in)
     {
       in = out;
@@ -751,6 +775,8 @@ _gcry_cipher_encrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
       _gcry_log_error ("gcry_cipher_encrypt: no key set\n");
       return GPG_ERR_MISSING_KEY;
     }
+  if (!out && outsize)
+    return GPG_ERR_INV_ARG;  /* libgcrypt would crash.  */
   gcry_err_code_t rc = dispatch (h, static_cast<unsigned char *> (out),
                                  outsize,
                                  static_cast<const unsigned char *> (in),
@@ -764,6 +790,8 @@ gcry_err_code_t
 _gcry_cipher_decrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
                       const void *in, size_t inlen)
 {
+  if (bad_handle (h))
+    return GPG_ERR_INV_ARG;
   if (!in)
     {
       in = out;
@@ -774,6 +802,8 @@ _gcry_cipher_decrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
       _gcry_log_error ("gcry_cipher_decrypt: no key set\n");
       return GPG_ERR_MISSING_KEY;
     }
+  if (!out && outsize)
+    return GPG_ERR_INV_ARG;  /* libgcrypt would crash.  */
   return dispatch (h, static_cast<unsigned char *> (out), outsize,
                    static_cast<const unsigned char *> (in), inlen, false);
 }
@@ -784,6 +814,8 @@ gcry_err_code_t
 _gcry_cipher_authenticate (gcry_cipher_hd_t h, const void *abuf,
                            size_t abuflen)
 {
+  if (bad_handle (h) || (!abuf && abuflen))
+    return GPG_ERR_INV_ARG;
   if (h->mode_ops && h->mode_ops->authenticate)
     return h->mode_ops->authenticate (
         h, static_cast<const unsigned char *> (abuf), abuflen);
@@ -795,6 +827,8 @@ _gcry_cipher_authenticate (gcry_cipher_hd_t h, const void *abuf,
 gcry_err_code_t
 _gcry_cipher_gettag (gcry_cipher_hd_t h, void *outtag, size_t taglen)
 {
+  if (bad_handle (h) || (!outtag && taglen))
+    return GPG_ERR_INV_ARG;
   if (h->mode_ops && h->mode_ops->gettag)
     return h->mode_ops->gettag (h, static_cast<unsigned char *> (outtag),
                                 taglen);
@@ -806,6 +840,8 @@ _gcry_cipher_gettag (gcry_cipher_hd_t h, void *outtag, size_t taglen)
 gcry_err_code_t
 _gcry_cipher_checktag (gcry_cipher_hd_t h, const void *intag, size_t taglen)
 {
+  if (bad_handle (h) || (!intag && taglen))
+    return GPG_ERR_INV_ARG;
   if (h->mode_ops && h->mode_ops->checktag)
     return h->mode_ops->checktag (
         h, static_cast<const unsigned char *> (intag), taglen);

@@ -21,7 +21,12 @@
 #include <config.h>
 #include <string.h>
 #include <immintrin.h>
+#include <type_traits>
 #include "rijndael-internal.h"
+
+#ifndef GCIPHER_AESNI_LANES_X86_64
+#define GCIPHER_AESNI_LANES_X86_64 8
+#endif
 
 namespace {
 
@@ -108,49 +113,74 @@ dec1 (const V *k, V x)
   return _mm_aesdeclast_si128 (x, k[ROUNDS]);
 }
 
-/* N blocks in flight, in place in X[].  */
-template <unsigned int ROUNDS, int N>
-inline void
-enc_n (const V *k, V *x)
+/* ---- Parallel kernels --------------------------------------------- */
+
+/* Blocks per iteration of the parallel modes.  Zen 4 and recent Intel
+ * cores run AESENC on two pipes with a latency of 4 cycles, so at least
+ * 8 independent blocks are needed to keep both busy; x86-64 takes
+ * AESNI_LANES, which leaves registers for the round key and the
+ * chaining values.  i386 has only 8 xmm registers: 4 lanes there, so
+ * nothing (state, keys, data) is ever spilled to the stack.  */
+#ifdef __x86_64__
+constexpr int AESNI_LANES = GCIPHER_AESNI_LANES_X86_64;
+#else
+constexpr int AESNI_LANES = 4;
+#endif
+
+template <int N>
+using lanes_c = std::integral_constant<int, N>;
+
+/* Run STEP (lanes_c<N>) on NBLOCKS blocks, as many full AESNI_LANES
+ * batches as fit, then at most one batch of 8 and one of 4 (so a short
+ * tail still has blocks in flight), then single blocks.  STEP advances
+ * its own pointers.  */
+template <class Step>
+inline __attribute__ ((always_inline)) void
+run_batches (size_t nblocks, Step &&step)
 {
-  V rk = k[0];
-  UNROLL
-  for (int i = 0; i < N; i++)
-    x[i] = _mm_xor_si128 (x[i], rk);
-  UNROLL
-  for (unsigned int r = 1; r < ROUNDS; r++)
-    {
-      rk = k[r];
-      UNROLL
-      for (int i = 0; i < N; i++)
-        x[i] = _mm_aesenc_si128 (x[i], rk);
-    }
-  rk = k[ROUNDS];
-  UNROLL
-  for (int i = 0; i < N; i++)
-    x[i] = _mm_aesenclast_si128 (x[i], rk);
+  for (; nblocks >= (size_t)AESNI_LANES; nblocks -= AESNI_LANES)
+    step (lanes_c<AESNI_LANES> ());
+  if constexpr (AESNI_LANES > 8)
+    if (nblocks >= 8)
+      {
+        step (lanes_c<8> ());
+        nblocks -= 8;
+      }
+  if constexpr (AESNI_LANES > 4)
+    if (nblocks >= 4)
+      {
+        step (lanes_c<4> ());
+        nblocks -= 4;
+      }
+  for (; nblocks; nblocks--)
+    step (lanes_c<1> ());
 }
 
-template <unsigned int ROUNDS, int N>
-inline void
-dec_n (const V *k, V *x)
+/* Rounds 1..ROUNDS-1 (AESENC or, with DECRYPT, AESDEC) on N states in
+ * place, round key by round key, so each key is loaded once per batch.
+ * The caller added round key 0 and does the last round (whose key
+ * operand carries the mode's XOR).  */
+template <unsigned int ROUNDS, int N, bool DECRYPT>
+inline __attribute__ ((always_inline)) void
+middle_rounds (const V *k, V *x)
 {
-  V rk = k[0];
-  UNROLL
-  for (int i = 0; i < N; i++)
-    x[i] = _mm_xor_si128 (x[i], rk);
   UNROLL
   for (unsigned int r = 1; r < ROUNDS; r++)
     {
-      rk = k[r];
+      const V rk = k[r];
       UNROLL
       for (int i = 0; i < N; i++)
-        x[i] = _mm_aesdec_si128 (x[i], rk);
+        x[i] = DECRYPT ? _mm_aesdec_si128 (x[i], rk)
+                       : _mm_aesenc_si128 (x[i], rk);
     }
-  rk = k[ROUNDS];
-  UNROLL
-  for (int i = 0; i < N; i++)
-    x[i] = _mm_aesdeclast_si128 (x[i], rk);
+}
+
+template <bool DECRYPT>
+inline __attribute__ ((always_inline)) V
+last_round (V x, V key)
+{
+  return DECRYPT ? _mm_aesdeclast_si128 (x, key)
+                 : _mm_aesenclast_si128 (x, key);
 }
 
 /* Call FN<ROUNDS> (...) for the context's (public) round count.  */
@@ -163,31 +193,27 @@ dec_n (const V *k, V *x)
 
 /* ---- ECB ---------------------------------------------------------- */
 
-template <unsigned int ROUNDS, bool ENCRYPT>
-unsigned int
+template <unsigned int ROUNDS, bool DECRYPT>
+void
 ecb_crypt_t (const RIJNDAEL_context *ctx, unsigned char *out,
              const unsigned char *in, size_t nblocks)
 {
-  const V *k = ENCRYPT ? enc_keys (ctx) : dec_keys (ctx);
-  V x[8];
+  const V *k = DECRYPT ? dec_keys (ctx) : enc_keys (ctx);
 
-  for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128)
+  run_batches (nblocks, [&] (auto lanes) __attribute__ ((always_inline))
     {
+      constexpr int N = decltype (lanes)::value;
+      V x[N];
       UNROLL
-      for (int i = 0; i < 8; i++)
-        x[i] = loadu (in + 16 * i);
-      if (ENCRYPT)
-        enc_n<ROUNDS, 8> (k, x);
-      else
-        dec_n<ROUNDS, 8> (k, x);
+      for (int i = 0; i < N; i++)
+        x[i] = _mm_xor_si128 (loadu (in + 16 * i), k[0]);
+      middle_rounds<ROUNDS, N, DECRYPT> (k, x);
       UNROLL
-      for (int i = 0; i < 8; i++)
-        storeu (out + 16 * i, x[i]);
-    }
-  for (; nblocks; nblocks--, in += 16, out += 16)
-    storeu (out, ENCRYPT ? enc1<ROUNDS> (k, loadu (in))
-                         : dec1<ROUNDS> (k, loadu (in)));
-  return 0;
+      for (int i = 0; i < N; i++)
+        storeu (out + 16 * i, last_round<DECRYPT> (x[i], k[ROUNDS]));
+      in += 16 * N;
+      out += 16 * N;
+    });
 }
 
 template <unsigned int ROUNDS>
@@ -195,7 +221,8 @@ unsigned int
 ecb_enc_t (const RIJNDAEL_context *ctx, unsigned char *out,
            const unsigned char *in, size_t nblocks)
 {
-  return ecb_crypt_t<ROUNDS, true> (ctx, out, in, nblocks);
+  ecb_crypt_t<ROUNDS, false> (ctx, out, in, nblocks);
+  return 0;
 }
 
 template <unsigned int ROUNDS>
@@ -203,7 +230,8 @@ unsigned int
 ecb_dec_t (const RIJNDAEL_context *ctx, unsigned char *out,
            const unsigned char *in, size_t nblocks)
 {
-  return ecb_crypt_t<ROUNDS, false> (ctx, out, in, nblocks);
+  ecb_crypt_t<ROUNDS, true> (ctx, out, in, nblocks);
+  return 0;
 }
 
 unsigned int
@@ -266,6 +294,10 @@ aesni_cbc_enc (void *ctx, unsigned char *iv, void *out, const void *in,
   return r;
 }
 
+/* P_i = D(C_i) ^ C_{i-1}: the XOR with C_{i-1} is folded into the last
+ * round key (AESDECLAST ends with AddRoundKey), computed off the chain.
+ * Blocks are written last to first, so with IN == OUT every C_{i-1} is
+ * read before P_{i-1} overwrites it.  */
 template <unsigned int ROUNDS>
 unsigned int
 cbc_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv,
@@ -273,26 +305,28 @@ cbc_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv,
 {
   const V *k = dec_keys (ctx);
   V prev = loadu (iv);
-  V x[8], c[8];
 
-  for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128)
+  run_batches (nblocks, [&] (auto lanes) __attribute__ ((always_inline))
     {
+      constexpr int N = decltype (lanes)::value;
+      V x[N];
       UNROLL
-      for (int i = 0; i < 8; i++)
-        x[i] = c[i] = loadu (in + 16 * i);
-      dec_n<ROUNDS, 8> (k, x);
-      storeu (out, _mm_xor_si128 (x[0], prev));
+      for (int i = 0; i < N; i++)
+        x[i] = _mm_xor_si128 (loadu (in + 16 * i), k[0]);
+      middle_rounds<ROUNDS, N, true> (k, x);
+      const V next = loadu (in + 16 * (N - 1));
       UNROLL
-      for (int i = 1; i < 8; i++)
-        storeu (out + 16 * i, _mm_xor_si128 (x[i], c[i - 1]));
-      prev = c[7];
-    }
-  for (; nblocks; nblocks--, in += 16, out += 16)
-    {
-      V ci = loadu (in);
-      storeu (out, _mm_xor_si128 (dec1<ROUNDS> (k, ci), prev));
-      prev = ci;
-    }
+      for (int i = N - 1; i > 0; i--)
+        storeu (out + 16 * i,
+                _mm_aesdeclast_si128 (x[i],
+                                      _mm_xor_si128 (loadu (in + 16 * (i - 1)),
+                                                     k[ROUNDS])));
+      storeu (out, _mm_aesdeclast_si128 (x[0],
+                                         _mm_xor_si128 (prev, k[ROUNDS])));
+      prev = next;
+      in += 16 * N;
+      out += 16 * N;
+    });
   storeu (iv, prev);
   return 0;
 }
@@ -343,6 +377,10 @@ aesni_cfb_enc (void *ctx, unsigned char *iv, void *out, const void *in,
   return r;
 }
 
+/* P_i = C_i ^ E(C_{i-1}), the XOR with C_i folded into the last round
+ * key.  Every C_{i-1} is in a state register before any block of the
+ * batch is written, and C_i is read just before P_i overwrites it, so
+ * IN == OUT works in block order.  */
 template <unsigned int ROUNDS>
 unsigned int
 cfb_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv,
@@ -350,30 +388,26 @@ cfb_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv,
 {
   const V *k = enc_keys (ctx);
   V prev = loadu (iv);
-  V x[8], c[8];
 
-  for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128)
+  run_batches (nblocks, [&] (auto lanes) __attribute__ ((always_inline))
     {
-      x[0] = prev;
+      constexpr int N = decltype (lanes)::value;
+      V x[N];
+      x[0] = _mm_xor_si128 (prev, k[0]);
       UNROLL
-      for (int i = 0; i < 8; i++)
-        {
-          c[i] = loadu (in + 16 * i);
-          if (i < 7)
-            x[i + 1] = c[i];
-        }
-      enc_n<ROUNDS, 8> (k, x);
+      for (int i = 1; i < N; i++)
+        x[i] = _mm_xor_si128 (loadu (in + 16 * (i - 1)), k[0]);
+      prev = loadu (in + 16 * (N - 1));
+      middle_rounds<ROUNDS, N, false> (k, x);
       UNROLL
-      for (int i = 0; i < 8; i++)
-        storeu (out + 16 * i, _mm_xor_si128 (x[i], c[i]));
-      prev = c[7];
-    }
-  for (; nblocks; nblocks--, in += 16, out += 16)
-    {
-      V ci = loadu (in);
-      storeu (out, _mm_xor_si128 (enc1<ROUNDS> (k, prev), ci));
-      prev = ci;
-    }
+      for (int i = 0; i < N; i++)
+        storeu (out + 16 * i,
+                _mm_aesenclast_si128 (x[i],
+                                      _mm_xor_si128 (loadu (in + 16 * i),
+                                                     k[ROUNDS])));
+      in += 16 * N;
+      out += 16 * N;
+    });
   storeu (iv, prev);
   return 0;
 }
@@ -434,14 +468,8 @@ load_be64 (const unsigned char *p)
   return __builtin_bswap64 (v);
 }
 
-inline void
-store_be64 (unsigned char *p, uint64_t v)
-{
-  v = __builtin_bswap64 (v);
-  memcpy (p, &v, 8);
-}
-
-/* The counter block for (HI, LO) as it sits in memory.  */
+/* The counter block for the 128-bit value (HI, LO) as it sits in
+ * memory (big-endian).  */
 inline V
 ctr_block (uint64_t hi, uint64_t lo)
 {
@@ -449,60 +477,63 @@ ctr_block (uint64_t hi, uint64_t lo)
                          (long long)__builtin_bswap64 (hi));
 }
 
+/* The counter block stays in a register (memory byte order) for the
+ * whole call.  Byte 15 is the least significant byte of the counter and
+ * the most significant byte of the vector's high 64-bit lane, so while
+ * byte 15 + N does not pass 0xff (all batches but about one in 256/N),
+ * block i of a batch is one 64-bit add of i << 56 to that lane, with no
+ * byte shuffle.  Otherwise the N blocks are built from the counter as a
+ * 128-bit integer with the carry through all 16 bytes (wrapping at
+ * 2^128).  The branch depends only on the counter, which is public.
+ * The keystream XOR is folded into the last round key.  */
 template <unsigned int ROUNDS>
 unsigned int
 ctr16be_enc_t (const RIJNDAEL_context *ctx, unsigned char *ctr,
                unsigned char *out, const unsigned char *in, size_t nblocks)
 {
   const V *k = enc_keys (ctx);
-  /* Byte reversal of the whole block: memory order <-> a little-endian
-   * 128-bit number whose low qword is the counter's low 64 bits.  */
-  const V bswap128 = _mm_set_epi8 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-                                   12, 13, 14, 15);
-  uint64_t hi = load_be64 (ctr), lo = load_be64 (ctr + 8);
-  V x[8];
+  V c = loadu (ctr);
+  unsigned int low = ctr[15];       /* Byte 15 of C, kept in step.  */
 
-  for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128)
+  run_batches (nblocks, [&] (auto lanes) __attribute__ ((always_inline))
     {
-      if (lo <= UINT64_MAX - 8)
+      constexpr int N = decltype (lanes)::value;
+      V x[N];
+      if (__builtin_expect (low <= 0xffu - N, 1))
         {
-          /* Fast path: no carry out of the low qword in this batch.  */
-          V le = _mm_shuffle_epi8 (loadu (ctr), bswap128);
           UNROLL
-          for (int i = 0; i < 8; i++)
-            x[i] = _mm_shuffle_epi8 (_mm_add_epi64 (le, _mm_set_epi64x (0, i)),
-                                     bswap128);
+          for (int i = 0; i < N; i++)
+            x[i] = _mm_xor_si128 (_mm_add_epi64 (c, _mm_set_epi64x
+                                                     ((long long)i << 56, 0)),
+                                  k[0]);
+          c = _mm_add_epi64 (c, _mm_set_epi64x ((long long)N << 56, 0));
         }
       else
         {
+          alignas (16) unsigned char cb[16];
+          storeu (cb, c);
+          uint64_t hi = load_be64 (cb), lo = load_be64 (cb + 8);
           UNROLL
-          for (int i = 0; i < 8; i++)
+          for (int i = 0; i < N; i++)
             {
               uint64_t l = lo + (uint64_t)i;
-              x[i] = ctr_block (hi + (l < lo), l);
+              x[i] = _mm_xor_si128 (ctr_block (hi + (l < lo), l), k[0]);
             }
+          uint64_t l = lo + (uint64_t)N;
+          c = ctr_block (hi + (l < lo), l);
         }
-      {
-        uint64_t l = lo + 8;
-        hi += (l < lo);
-        lo = l;
-        store_be64 (ctr, hi);
-        store_be64 (ctr + 8, lo);
-      }
-      enc_n<ROUNDS, 8> (k, x);
+      low = (low + N) & 0xffu;
+      middle_rounds<ROUNDS, N, false> (k, x);
       UNROLL
-      for (int i = 0; i < 8; i++)
-        storeu (out + 16 * i, _mm_xor_si128 (x[i], loadu (in + 16 * i)));
-    }
-  for (; nblocks; nblocks--, in += 16, out += 16)
-    {
-      V ks = enc1<ROUNDS> (k, ctr_block (hi, lo));
-      lo++;
-      hi += (lo == 0);
-      storeu (out, _mm_xor_si128 (ks, loadu (in)));
-    }
-  store_be64 (ctr, hi);
-  store_be64 (ctr + 8, lo);
+      for (int i = 0; i < N; i++)
+        storeu (out + 16 * i,
+                _mm_aesenclast_si128 (x[i],
+                                      _mm_xor_si128 (loadu (in + 16 * i),
+                                                     k[ROUNDS])));
+      in += 16 * N;
+      out += 16 * N;
+    });
+  storeu (ctr, c);
   return 0;
 }
 
