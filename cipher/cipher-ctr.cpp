@@ -61,12 +61,13 @@ ctr_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
 
   size_t nblocks = inbuflen / bs;
   unsigned char ks[MAX_BLOCKSIZE];
+  bool ks_used = false;  /* Whether KS held keystream (public: lengths). */
   if (nblocks)
     {
       if (c->bulk.ctr16be_enc && bs == 16)
         depth = c->bulk.ctr16be_enc (c->ctx, c->ctr, outbuf, inbuf, nblocks);
       else
-        for (size_t n = 0; n < nblocks; n++)
+        for (size_t n = 0; n < nblocks; n++, ks_used = true)
           {
             unsigned int d = c->spec->encrypt (c->ctx, ks, c->ctr);
             depth = d > depth ? d : depth;
@@ -86,8 +87,10 @@ ctr_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
       cipher_block_xor (outbuf, inbuf, ks, inbuflen);
       c->unused = bs - inbuflen;
       memcpy (c->lastiv + inbuflen, ks + inbuflen, c->unused);
+      ks_used = true;
     }
-  wipememory (ks, sizeof ks);
+  if (ks_used)
+    wipememory (ks, sizeof ks);
 
   burn (depth);
   return GPG_ERR_NO_ERROR;

@@ -8,7 +8,11 @@
  *    AESKEYGENASSIST (its dword 0 is SubWord of source dword 1); the
  *    decryption keys are those of the equivalent inverse cipher
  *    (FIPS-197 5.3.5), InvMixColumns by AESIMC.
- *  - Parallel modes (ECB, CBC-dec, CFB-dec, CTR) keep 8 blocks in flight.
+ *  - Parallel modes (ECB, CBC-dec, CFB-dec, CTR) keep 12 blocks in
+ *    flight on x86-64 (4 on i386), one kernel templated over the lane
+ *    count; the mode's XOR after the cipher (chaining value, keystream
+ *    with the data) is folded into the last round key, off the chain.
+ *    CTR keeps the counter in a register for the whole call.
  *  - Serial modes (CBC-enc, CFB-enc, OFB) take round key 0 and the next
  *    block's data out of the block-to-block dependency chain: they are
  *    XORed into the last round key before AESENCLAST, so the chain is the
@@ -23,10 +27,6 @@
 #include <immintrin.h>
 #include <type_traits>
 #include "rijndael-internal.h"
-
-#ifndef GCIPHER_AESNI_LANES_X86_64
-#define GCIPHER_AESNI_LANES_X86_64 8
-#endif
 
 namespace {
 
@@ -115,45 +115,46 @@ dec1 (const V *k, V x)
 
 /* ---- Parallel kernels --------------------------------------------- */
 
-/* Blocks per iteration of the parallel modes.  Zen 4 and recent Intel
- * cores run AESENC on two pipes with a latency of 4 cycles, so at least
- * 8 independent blocks are needed to keep both busy; x86-64 takes
- * AESNI_LANES, which leaves registers for the round key and the
- * chaining values.  i386 has only 8 xmm registers: 4 lanes there, so
- * nothing (state, keys, data) is ever spilled to the stack.  */
-#ifdef __x86_64__
-constexpr int AESNI_LANES = GCIPHER_AESNI_LANES_X86_64;
-#else
-constexpr int AESNI_LANES = 4;
-#endif
+/* Blocks per iteration of the parallel modes (RIJNDAEL_AESNI_LANES,
+ * rijndael-internal.h).  Zen 4 and recent Intel cores run AESENC on two
+ * pipes with a latency of 4 cycles, so at least 8 independent blocks
+ * keep both busy; 12 on x86-64 also covers the batch's loads and XORs
+ * and still leaves registers for the round key, the counter and the
+ * chaining value.  i386 has 8 xmm registers: 4 lanes, so no state is
+ * spilled to the stack.  */
+constexpr int AESNI_LANES = RIJNDAEL_AESNI_LANES;
+static_assert (AESNI_LANES == 4 || AESNI_LANES == 8 || AESNI_LANES == 12);
 
 template <int N>
 using lanes_c = std::integral_constant<int, N>;
 
-/* Run STEP (lanes_c<N>) on NBLOCKS blocks, as many full AESNI_LANES
- * batches as fit, then at most one batch of 8 and one of 4 (so a short
- * tail still has blocks in flight), then single blocks.  STEP advances
- * its own pointers.  */
+/* Run STEP (lanes_c<N> ()) over NBLOCKS blocks: first the remainder
+ * NBLOCKS % AESNI_LANES (a batch of 8 and one of 4 where they fit, then
+ * single blocks), then full AESNI_LANES batches, so the call ends with a
+ * wide batch whose rounds keep both AES pipes busy to the end.  STEP
+ * advances its own pointers.  */
 template <class Step>
 inline __attribute__ ((always_inline)) void
 run_batches (size_t nblocks, Step &&step)
 {
-  for (; nblocks >= (size_t)AESNI_LANES; nblocks -= AESNI_LANES)
-    step (lanes_c<AESNI_LANES> ());
+  size_t rest = nblocks % AESNI_LANES;
+
   if constexpr (AESNI_LANES > 8)
-    if (nblocks >= 8)
+    if (rest >= 8)
       {
         step (lanes_c<8> ());
-        nblocks -= 8;
+        rest -= 8;
       }
   if constexpr (AESNI_LANES > 4)
-    if (nblocks >= 4)
+    if (rest >= 4)
       {
         step (lanes_c<4> ());
-        nblocks -= 4;
+        rest -= 4;
       }
-  for (; nblocks; nblocks--)
+  for (; rest; rest--)
     step (lanes_c<1> ());
+  for (nblocks /= AESNI_LANES; nblocks; nblocks--)
+    step (lanes_c<AESNI_LANES> ());
 }
 
 /* Rounds 1..ROUNDS-1 (AESENC or, with DECRYPT, AESDEC) on N states in
@@ -468,6 +469,21 @@ load_be64 (const unsigned char *p)
   return __builtin_bswap64 (v);
 }
 
+/* The 128-bit value (HI, LO) of the counter block C (memory order).  */
+inline void
+ctr_value (V c, uint64_t *hi, uint64_t *lo)
+{
+#ifdef __x86_64__
+  *hi = __builtin_bswap64 ((uint64_t)_mm_cvtsi128_si64 (c));
+  *lo = __builtin_bswap64 ((uint64_t)_mm_extract_epi64 (c, 1));
+#else
+  alignas (16) unsigned char b[16];
+  _mm_store_si128 ((V *)b, c);
+  *hi = load_be64 (b);
+  *lo = load_be64 (b + 8);
+#endif
+}
+
 /* The counter block for the 128-bit value (HI, LO) as it sits in
  * memory (big-endian).  */
 inline V
@@ -510,9 +526,8 @@ ctr16be_enc_t (const RIJNDAEL_context *ctx, unsigned char *ctr,
         }
       else
         {
-          alignas (16) unsigned char cb[16];
-          storeu (cb, c);
-          uint64_t hi = load_be64 (cb), lo = load_be64 (cb + 8);
+          uint64_t hi, lo;
+          ctr_value (c, &hi, &lo);
           UNROLL
           for (int i = 0; i < N; i++)
             {

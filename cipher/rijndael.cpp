@@ -35,7 +35,8 @@ const cipher_impl_info rijndael_impls[] = {
 
 const rijndael_path_ops rijndael_path_table[] = {
 #ifdef GCIPHER_ARCH_X86
-  { RIJNDAEL_PATH_AESNI, 8, _gcry_aes_aesni_setkey, _gcry_aes_aesni_fill_bulk },
+  { RIJNDAEL_PATH_AESNI, RIJNDAEL_AESNI_LANES, _gcry_aes_aesni_setkey,
+    _gcry_aes_aesni_fill_bulk },
 #endif
   { RIJNDAEL_PATH_GENERIC, 4, _gcry_aes_generic_setkey,
     _gcry_aes_generic_fill_bulk },
