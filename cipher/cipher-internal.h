@@ -68,6 +68,13 @@ struct cipher_bulk_ops
   size_t (*ocb_auth) (gcry_cipher_hd_t c, const void *abuf, size_t nblocks);
   size_t (*gcm_crypt) (gcry_cipher_hd_t c, void *out, const void *in,
                        size_t nblocks, int encrypt);
+  /* CCM payload (NIST SP 800-38C 6.1, 6.2) over NBLOCKS whole blocks:
+   * CTR as ctr16be_enc on CTR, and the CBC-MAC register MAC (16 bytes)
+   * run over the plaintext (IN when ENCRYPT, else OUT), the two
+   * interleaved.  Returns the stack burn depth.  */
+  unsigned int (*ccm_crypt) (void *ctx, unsigned char *mac,
+                             unsigned char *ctr, void *out, const void *in,
+                             size_t nblocks, int encrypt);
 };
 
 /* One implementation ("path") of an algorithm: its name as the trace and
@@ -336,5 +343,12 @@ cipher_block_xor (unsigned char *dst, const unsigned char *a,
 extern const cipher_spec _gcry_cipher_spec_aes GCIPHER_INTERNAL;
 extern const cipher_spec _gcry_cipher_spec_aes192 GCIPHER_INTERNAL;
 extern const cipher_spec _gcry_cipher_spec_aes256 GCIPHER_INTERNAL;
+extern const cipher_mode_ops _gcry_cipher_mode_ccm GCIPHER_INTERNAL;
+extern const cipher_mode_ops _gcry_cipher_mode_eax GCIPHER_INTERNAL;
+extern const cipher_mode_ops _gcry_cipher_mode_siv GCIPHER_INTERNAL;
+extern const cipher_mode_ops _gcry_cipher_mode_aeswrap GCIPHER_INTERNAL;
+extern const cipher_mode_ops _gcry_cipher_mode_xts GCIPHER_INTERNAL;
+extern const cipher_mode_ops _gcry_cipher_mode_ocb GCIPHER_INTERNAL;
+extern const cipher_mode_ops _gcry_cipher_mode_gcm GCIPHER_INTERNAL;
 
 #endif /* GCIPHER_CIPHER_INTERNAL_H */

@@ -38,6 +38,13 @@ constexpr size_t n_ciphers = sizeof cipher_list / sizeof cipher_list[0];
  * cipher_mode_ops in cipher-internal.h).  */
 const cipher_mode_ops *const mode_ops_list[] =
   {
+    &_gcry_cipher_mode_xts,
+    &_gcry_cipher_mode_ocb,
+    &_gcry_cipher_mode_ccm,
+    &_gcry_cipher_mode_eax,
+    &_gcry_cipher_mode_siv,
+    &_gcry_cipher_mode_aeswrap,
+    &_gcry_cipher_mode_gcm,
     nullptr  /* (placeholder so the list is never empty) */
   };
 
@@ -58,6 +65,25 @@ mode_ops_of (int mode)
     if (ops && ops->mode == mode)
       return ops;
   return nullptr;
+}
+
+/* Mode state libgcrypt leaves alone where the other modes start clean:
+ * an OCB message (nonce, offsets, sums, tag length) survives setkey,
+ * also a failed one (its setkey hook re-derives the L table), and so do
+ * CCM and EAX messages; XTS's tweak-key schedule, SIV's K2 schedule and
+ * subkeys, and AES-WRAP's last unwrapped length survive GCRYCTL_RESET.  */
+bool
+mode_state_survives_setkey (gcry_cipher_hd_t c)
+{
+  return c->mode == GCRY_CIPHER_MODE_OCB || c->mode == GCRY_CIPHER_MODE_CCM
+         || c->mode == GCRY_CIPHER_MODE_GCM || c->mode == GCRY_CIPHER_MODE_EAX;
+}
+
+bool
+mode_state_survives_reset (gcry_cipher_hd_t c)
+{
+  return c->mode == GCRY_CIPHER_MODE_XTS || c->mode == GCRY_CIPHER_MODE_SIV
+         || c->mode == GCRY_CIPHER_MODE_AESWRAP;
 }
 
 /* Per-algorithm run-time state, indexed like cipher_list.  Plain
@@ -180,7 +206,7 @@ cipher_reset (gcry_cipher_hd_t c)
   wipememory (c->lastiv, sizeof c->lastiv);
   wipememory (c->ctr, sizeof c->ctr);
   c->unused = 0;
-  if (c->mode_ctx)
+  if (c->mode_ctx && !mode_state_survives_reset (c))
     wipememory (c->mode_ctx, c->mode_ctx_size);
   if (c->mode_ops && c->mode_ops->reset)
     c->mode_ops->reset (c);
@@ -491,10 +517,14 @@ _gcry_cipher_setkey (gcry_cipher_hd_t c, const void *key, size_t keylen)
       return rc;
     }
 
+  /* libgcrypt refuses an odd-length XTS key (Key1 || Key2) before it
+   * touches the handle: the previous key stays in use.  */
+  if (c->mode == GCRY_CIPHER_MODE_XTS && (keylen % 2))
+    return GPG_ERR_INV_KEYLEN;
   wipememory (c->ctx, c->spec->contextsize);
   memset (&c->bulk, 0, sizeof c->bulk);
   c->impl_name = nullptr;
-  if (c->mode_ctx)
+  if (c->mode_ctx && !mode_state_survives_setkey (c))
     wipememory (c->mode_ctx, c->mode_ctx_size);
   const unsigned char *k = static_cast<const unsigned char *> (key);
   if (c->mode_ops && c->mode_ops->setkey)
@@ -507,7 +537,7 @@ _gcry_cipher_setkey (gcry_cipher_hd_t c, const void *key, size_t keylen)
     {
       c->marks.key = 0;
       wipememory (c->ctx, c->spec->contextsize);
-      if (c->mode_ctx)
+      if (c->mode_ctx && !mode_state_survives_setkey (c))
         wipememory (c->mode_ctx, c->mode_ctx_size);
       memset (&c->bulk, 0, sizeof c->bulk);
     }

@@ -13,6 +13,9 @@
  *    count; the mode's XOR after the cipher (chaining value, keystream
  *    with the data) is folded into the last round key, off the chain.
  *    CTR keeps the counter in a register for the whole call.
+ *  - XTS and OCB use the same parallel kernel; the per-block tweaks /
+ *    offsets are parked in the output buffer during the rounds and come
+ *    back as the last round's memory operand (no spill to the stack).
  *  - Serial modes (CBC-enc, CFB-enc, OFB) take round key 0 and the next
  *    block's data out of the block-to-block dependency chain: they are
  *    XORed into the last round key before AESENCLAST, so the chain is the
@@ -27,6 +30,8 @@
 #include <immintrin.h>
 #include <type_traits>
 #include "rijndael-internal.h"
+#include "cipher-ocb.h"
+#include "cipher-gcm.h"
 
 namespace {
 
@@ -564,6 +569,351 @@ aesni_ctr16be_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
   return r;
 }
 
+/* ---- CCM (NIST SP 800-38C 6.1, 6.2) ------------------------------- */
+
+/* The CBC-MAC chain is serial (one block per AES latency); the CTR
+ * block of the same (encryption) or the next (decryption: its plaintext
+ * feeds the MAC) position rides in its shadow, round by round, so CCM
+ * costs about what the MAC alone costs.  The chain carries nothing but
+ * the AES rounds and at most one XOR: encryption folds the next
+ * plaintext block (with round key 0) into the MAC's last round key, as
+ * cbc_enc does, and the keystream XOR into the CTR block's; decryption
+ * folds C_(i+1) ^ K0 into the CTR block's last round key, which so
+ * yields P_(i+1) ^ K0, the MAC's next input less the MAC.  The counter
+ * runs in two 64-bit general registers (a 128-bit big-endian integer,
+ * as in ctr16be_enc).  */
+template <unsigned int ROUNDS>
+inline void
+enc2_mid (const V *k, V &x, V &y)
+{
+  UNROLL
+  for (unsigned int r = 1; r < ROUNDS; r++)
+    {
+      x = _mm_aesenc_si128 (x, k[r]);
+      y = _mm_aesenc_si128 (y, k[r]);
+    }
+}
+
+template <unsigned int ROUNDS>
+unsigned int
+ccm_crypt_t (const RIJNDAEL_context *ctx, unsigned char *macp,
+             unsigned char *ctrp, unsigned char *out, const unsigned char *in,
+             size_t nblocks, int encrypt)
+{
+  const V *k = enc_keys (ctx);
+  const V k0 = k[0], kl = k[ROUNDS];
+  V mac = loadu (macp);
+  uint64_t hi, lo;
+  ctr_value (loadu (ctrp), &hi, &lo);
+  auto next_ctr = [&] () __attribute__ ((always_inline)) {
+    V c = _mm_xor_si128 (ctr_block (hi, lo), k0);
+    lo++;
+    hi += lo == 0;
+    return c;
+  };
+
+  if (!nblocks)
+    ;
+  else if (encrypt)
+    {
+      V p = loadu (in);
+      V x = _mm_xor_si128 (_mm_xor_si128 (mac, p), k0);
+      for (; nblocks > 1; nblocks--)
+        {
+          V pn = loadu (in + 16);
+          V y = next_ctr ();
+          enc2_mid<ROUNDS> (k, x, y);
+          /* x: MAC_i ^ P_(i+1) ^ K0, the next chain input.  */
+          x = _mm_aesenclast_si128 (x, _mm_xor_si128 (kl, _mm_xor_si128 (pn, k0)));
+          storeu (out, _mm_aesenclast_si128 (y, _mm_xor_si128 (kl, p)));
+          p = pn;
+          in += 16;
+          out += 16;
+        }
+      V y = next_ctr ();
+      enc2_mid<ROUNDS> (k, x, y);
+      mac = _mm_aesenclast_si128 (x, kl);
+      storeu (out, _mm_aesenclast_si128 (y, _mm_xor_si128 (kl, p)));
+    }
+  else
+    {
+      /* pk = P_0 ^ K0, then MAC (P_i) beside E (CTR_(i+1)).  */
+      V pk = _mm_xor_si128 (_mm_xor_si128 (loadu (in),
+                                           enc1<ROUNDS> (k, ctr_block (hi, lo))),
+                            k0);
+      lo++;
+      hi += lo == 0;
+      storeu (out, _mm_xor_si128 (pk, k0));
+      for (nblocks--; nblocks; nblocks--)
+        {
+          in += 16;
+          out += 16;
+          V x = _mm_xor_si128 (mac, pk);
+          V y = next_ctr ();
+          enc2_mid<ROUNDS> (k, x, y);
+          mac = _mm_aesenclast_si128 (x, kl);
+          pk = _mm_aesenclast_si128 (y, _mm_xor_si128 (kl, _mm_xor_si128 (loadu (in), k0)));
+          storeu (out, _mm_xor_si128 (pk, k0));
+        }
+      mac = enc_rounds<ROUNDS> (k, _mm_xor_si128 (mac, pk), kl);
+    }
+  storeu (macp, mac);
+  storeu (ctrp, ctr_block (hi, lo));
+  return 0;
+}
+
+unsigned int
+aesni_ccm_crypt (void *ctx, unsigned char *mac, unsigned char *ctr, void *out,
+                 const void *in, size_t nblocks, int encrypt)
+{
+  unsigned int r = AESNI_DISPATCH (ctx, ccm_crypt_t,
+                                   (const RIJNDAEL_context *)ctx, mac, ctr,
+                                   (unsigned char *)out,
+                                   (const unsigned char *)in, nblocks,
+                                   encrypt);
+  clear_xmm ();
+  return r;
+}
+
+/* ---- XTS (IEEE 1619-2018 5.3) -------------------------------------- */
+
+/* C_j = E(P_j ^ T_j) ^ T_j (decryption: D).  The tweak sequence runs in
+ * two 64-bit general registers (T * alpha: shift left by one, the top
+ * bit folded back as 0x87, IEEE 1619-2018 5.2), so its serial chain
+ * uses the integer units and overlaps the AES rounds.  The tweaks of a
+ * batch are parked in the output blocks (each input block is read
+ * before its output slot is written, so IN == OUT works) and come back
+ * as the memory operand of the last round, whose key carries the final
+ * XOR.  */
+template <unsigned int ROUNDS, bool DECRYPT>
+void
+xts_crypt_t (const RIJNDAEL_context *ctx, unsigned char *tweak,
+             unsigned char *out, const unsigned char *in, size_t nblocks)
+{
+  const V *k = DECRYPT ? dec_keys (ctx) : enc_keys (ctx);
+  uint64_t lo, hi;
+  memcpy (&lo, tweak, 8);
+  memcpy (&hi, tweak + 8, 8);
+
+  run_batches (nblocks, [&] (auto lanes) __attribute__ ((always_inline))
+    {
+      constexpr int N = decltype (lanes)::value;
+      V x[N];
+      UNROLL
+      for (int i = 0; i < N; i++)
+        {
+          V t = _mm_set_epi64x ((long long) hi, (long long) lo);
+          uint64_t carry = (uint64_t) ((int64_t) hi >> 63) & 0x87;
+          hi = (hi << 1) | (lo >> 63);
+          lo = (lo << 1) ^ carry;
+          V p = loadu (in + 16 * i);
+          storeu (out + 16 * i, t);
+          x[i] = _mm_xor_si128 (_mm_xor_si128 (p, t), k[0]);
+        }
+      /* The tweaks come back from OUT, not from registers or the
+       * stack.  */
+      asm volatile ("" : : : "memory");
+      middle_rounds<ROUNDS, N, DECRYPT> (k, x);
+      UNROLL
+      for (int i = 0; i < N; i++)
+        storeu (out + 16 * i,
+                last_round<DECRYPT> (x[i],
+                                     _mm_xor_si128 (loadu (out + 16 * i),
+                                                    k[ROUNDS])));
+      in += 16 * N;
+      out += 16 * N;
+    });
+  memcpy (tweak, &lo, 8);
+  memcpy (tweak + 8, &hi, 8);
+}
+
+template <unsigned int ROUNDS>
+unsigned int
+xts_enc_t (const RIJNDAEL_context *ctx, unsigned char *tweak,
+           unsigned char *out, const unsigned char *in, size_t nblocks)
+{
+  xts_crypt_t<ROUNDS, false> (ctx, tweak, out, in, nblocks);
+  return 0;
+}
+
+template <unsigned int ROUNDS>
+unsigned int
+xts_dec_t (const RIJNDAEL_context *ctx, unsigned char *tweak,
+           unsigned char *out, const unsigned char *in, size_t nblocks)
+{
+  xts_crypt_t<ROUNDS, true> (ctx, tweak, out, in, nblocks);
+  return 0;
+}
+
+unsigned int
+aesni_xts_crypt (void *ctx, unsigned char *tweak, void *out, const void *in,
+                 size_t nblocks, int encrypt)
+{
+  const RIJNDAEL_context *c = (const RIJNDAEL_context *)ctx;
+  unsigned char *o = (unsigned char *)out;
+  const unsigned char *i = (const unsigned char *)in;
+  unsigned int r = encrypt
+                   ? AESNI_DISPATCH (ctx, xts_enc_t, c, tweak, o, i, nblocks)
+                   : AESNI_DISPATCH (ctx, xts_dec_t, c, tweak, o, i, nblocks);
+  clear_xmm ();
+  return r;
+}
+
+/* ---- OCB (RFC 7253 4.1-4.3) ---------------------------------------- */
+
+/* OCB keeps at most 8 blocks in flight: the states, the offset, the
+ * checksum, the round key and the L_i load then fit the 16 xmm
+ * registers of x86-64, so nothing is spilled to the stack.  Full
+ * batches first, then one of 4 and single blocks.  */
+constexpr int OCB_LANES = AESNI_LANES > 8 ? 8 : AESNI_LANES;
+
+template <class Step>
+inline __attribute__ ((always_inline)) void
+ocb_batches (size_t nblocks, Step &&step)
+{
+  for (; nblocks >= OCB_LANES; nblocks -= OCB_LANES)
+    step (lanes_c<OCB_LANES> ());
+  if constexpr (OCB_LANES > 4)
+    if (nblocks >= 4)
+      {
+        step (lanes_c<4> ());
+        nblocks -= 4;
+      }
+  for (; nblocks; nblocks--)
+    step (lanes_c<1> ());
+}
+
+/* Full blocks i = data_nblocks + 1, ...: Offset_i = Offset_{i-1} ^
+ * L_ntz(i) (the table index comes from the public block counter),
+ * C_i = Offset_i ^ E(P_i ^ Offset_i), Checksum ^= P_i (decryption: D,
+ * and the recovered P_i go into the checksum).  The offsets of a batch
+ * are parked in the output blocks, as in XTS, and fold into the last
+ * round key.  The offset is c->iv, the checksum c->ctr (cipher-ocb.h).  */
+template <unsigned int ROUNDS, bool DECRYPT>
+void
+ocb_crypt_t (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
+             size_t nblocks)
+{
+  const RIJNDAEL_context *ctx = (const RIJNDAEL_context *)c->ctx;
+  ocb_state *s = ocb_state_of (c);
+  const V *k = DECRYPT ? dec_keys (ctx) : enc_keys (ctx);
+  const unsigned char (*L)[OCB_BLOCK_LEN] = s->L;
+  uint64_t blkn = s->data_nblocks;
+  V off = loadu (c->iv), sum = loadu (c->ctr);
+
+  auto step = [&] (auto lanes) __attribute__ ((always_inline))
+    {
+      constexpr int N = decltype (lanes)::value;
+      V x[N];
+      UNROLL
+      for (int i = 0; i < N; i++)
+        {
+          off = _mm_xor_si128 (off, loadu (L[ocb_ntz (++blkn)]));
+          V p = loadu (in + 16 * i);
+          if (!DECRYPT)
+            sum = _mm_xor_si128 (sum, p);
+          x[i] = _mm_xor_si128 (_mm_xor_si128 (p, off), k[0]);
+          storeu (out + 16 * i, off);
+        }
+      /* The offsets come back from OUT, not from registers or the
+       * stack.  */
+      asm volatile ("" : : : "memory");
+      middle_rounds<ROUNDS, N, DECRYPT> (k, x);
+      UNROLL
+      for (int i = 0; i < N; i++)
+        {
+          V r = last_round<DECRYPT> (x[i],
+                                     _mm_xor_si128 (loadu (out + 16 * i),
+                                                    k[ROUNDS]));
+          if (DECRYPT)
+            sum = _mm_xor_si128 (sum, r);
+          storeu (out + 16 * i, r);
+        }
+      in += 16 * N;
+      out += 16 * N;
+    };
+  ocb_batches (nblocks, step);
+  storeu (c->iv, off);
+  storeu (c->ctr, sum);
+  s->data_nblocks = blkn;
+}
+
+template <unsigned int ROUNDS>
+unsigned int
+ocb_enc_t (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
+           size_t nblocks)
+{
+  ocb_crypt_t<ROUNDS, false> (c, out, in, nblocks);
+  return 0;
+}
+
+template <unsigned int ROUNDS>
+unsigned int
+ocb_dec_t (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
+           size_t nblocks)
+{
+  ocb_crypt_t<ROUNDS, true> (c, out, in, nblocks);
+  return 0;
+}
+
+size_t
+aesni_ocb_crypt (gcry_cipher_hd_t c, void *out, const void *in,
+                 size_t nblocks, int encrypt)
+{
+  unsigned char *o = (unsigned char *)out;
+  const unsigned char *i = (const unsigned char *)in;
+  if (encrypt)
+    AESNI_DISPATCH (c->ctx, ocb_enc_t, c, o, i, nblocks);
+  else
+    AESNI_DISPATCH (c->ctx, ocb_dec_t, c, o, i, nblocks);
+  clear_xmm ();
+  return 0;
+}
+
+/* HASH (RFC 7253 4.1) over full AAD blocks: Sum ^= E(A_i ^ Offset_i).  */
+template <unsigned int ROUNDS>
+unsigned int
+ocb_auth_t (gcry_cipher_hd_t c, const unsigned char *abuf, size_t nblocks)
+{
+  const RIJNDAEL_context *ctx = (const RIJNDAEL_context *)c->ctx;
+  ocb_state *s = ocb_state_of (c);
+  const V *k = enc_keys (ctx);
+  const unsigned char (*L)[OCB_BLOCK_LEN] = s->L;
+  uint64_t blkn = s->aad_nblocks;
+  V off = loadu (s->aad_offset), sum = loadu (s->aad_sum);
+
+  ocb_batches (nblocks, [&] (auto lanes) __attribute__ ((always_inline))
+    {
+      constexpr int N = decltype (lanes)::value;
+      V x[N];
+      UNROLL
+      for (int i = 0; i < N; i++)
+        {
+          off = _mm_xor_si128 (off, loadu (L[ocb_ntz (++blkn)]));
+          x[i] = _mm_xor_si128 (_mm_xor_si128 (loadu (abuf + 16 * i), off),
+                                k[0]);
+        }
+      middle_rounds<ROUNDS, N, false> (k, x);
+      UNROLL
+      for (int i = 0; i < N; i++)
+        sum = _mm_xor_si128 (sum, _mm_aesenclast_si128 (x[i], k[ROUNDS]));
+      abuf += 16 * N;
+    });
+  storeu (s->aad_offset, off);
+  storeu (s->aad_sum, sum);
+  s->aad_nblocks = blkn;
+  return 0;
+}
+
+size_t
+aesni_ocb_auth (gcry_cipher_hd_t c, const void *abuf, size_t nblocks)
+{
+  AESNI_DISPATCH (c->ctx, ocb_auth_t, c, (const unsigned char *)abuf,
+                  nblocks);
+  clear_xmm ();
+  return 0;
+}
+
 /* ---- Key expansion ------------------------------------------------ */
 
 /* SubWord of the 32-bit word W (bytes in memory order, little-endian
@@ -652,4 +1002,9 @@ _gcry_aes_aesni_fill_bulk (cipher_bulk_ops *bulk)
   bulk->cfb_dec = aesni_cfb_dec;
   bulk->ofb_enc = aesni_ofb_enc;
   bulk->ctr16be_enc = aesni_ctr16be_enc;
+  bulk->ccm_crypt = aesni_ccm_crypt;
+  bulk->xts_crypt = aesni_xts_crypt;
+  bulk->ocb_crypt = aesni_ocb_crypt;
+  bulk->ocb_auth = aesni_ocb_auth;
+  bulk->gcm_crypt = _gcry_aes_aesni_gcm_crypt;  /* cipher-gcm-intel-pclmul */
 }

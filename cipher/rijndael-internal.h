@@ -89,7 +89,8 @@ unsigned int _gcry_aes_aesni_encrypt (void *ctx, unsigned char *out,
 unsigned int _gcry_aes_aesni_decrypt (void *ctx, unsigned char *out,
                                       const unsigned char *in)
   GCIPHER_INTERNAL;
-/* ecb_crypt, cbc_enc, cbc_dec, cfb_enc, cfb_dec, ofb_enc, ctr16be_enc.  */
+/* ecb_crypt, cbc_enc, cbc_dec, cfb_enc, cfb_dec, ofb_enc, ctr16be_enc,
+ * xts_crypt, ocb_crypt, ocb_auth.  */
 void _gcry_aes_aesni_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
 #endif
 

@@ -18,6 +18,11 @@ sysgcrypt sys_table;
 const sysgcrypt *sys_loaded;
 char sys_why[512];
 pthread_once_t sys_once = PTHREAD_ONCE_INIT;
+/* sysgcrypt_disable_hwf's queue and the names the library refused.  */
+const char *sys_hwf_queue[16];
+int sys_hwf_count;
+bool sys_load_started;
+char sys_hwf_rejected[512];
 
 /* Look NAME up at GCRYPT_1.6 into *SLOT; false (and a reason) if
  * missing.  */
@@ -83,6 +88,13 @@ load_once ()
       memset (&t, 0, sizeof t);
       return;
     }
+  for (int i = 0; i < sys_hwf_count; i++)
+    if (t.control (GCRYCTL_DISABLE_HWF, sys_hwf_queue[i], NULL))
+      {
+        size_t used = strlen (sys_hwf_rejected);
+        snprintf (sys_hwf_rejected + used, sizeof sys_hwf_rejected - used,
+                  "%s ", sys_hwf_queue[i]);
+      }
   t.version = t.check_version (nullptr);
   if (!t.version)
     {
@@ -98,6 +110,7 @@ load_once ()
 const sysgcrypt *
 sysgcrypt_load (void)
 {
+  __atomic_store_n (&sys_load_started, true, __ATOMIC_SEQ_CST);
   pthread_once (&sys_once, load_once);
   return sys_loaded;
 }
@@ -106,4 +119,20 @@ const char *
 sysgcrypt_error (void)
 {
   return sys_why;
+}
+
+int
+sysgcrypt_disable_hwf (const char *name)
+{
+  if (__atomic_load_n (&sys_load_started, __ATOMIC_SEQ_CST)
+      || sys_hwf_count >= 16)
+    return -1;
+  sys_hwf_queue[sys_hwf_count++] = name;
+  return 0;
+}
+
+const char *
+sysgcrypt_rejected_hwf (void)
+{
+  return sys_hwf_rejected;
 }

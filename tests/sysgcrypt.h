@@ -87,6 +87,15 @@ struct sysgcrypt
 const struct sysgcrypt *sysgcrypt_load (void);
 /* Why the last sysgcrypt_load failed ("" if it did not).  */
 const char *sysgcrypt_error (void);
+/* Queue NAME for gcry_control (GCRYCTL_DISABLE_HWF, NAME, NULL) on the
+ * system library, which sysgcrypt_load issues before it initialises the
+ * library (the option has no effect later).  Call before the first
+ * sysgcrypt_load; returns 0, or -1 if the library is already loaded or
+ * 16 names are queued.  */
+int sysgcrypt_disable_hwf (const char *name);
+/* After sysgcrypt_load: the queued names the library rejected, each
+ * followed by a space ("" if none).  */
+const char *sysgcrypt_rejected_hwf (void);
 
 #ifdef __cplusplus
 }

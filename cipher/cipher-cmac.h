@@ -1,0 +1,68 @@
+/* cipher-cmac.h - internal CMAC (OMAC1), NIST SP 800-38B, for EAX and SIV.
+ *
+ * Not an exported MAC API: the EAX (cipher-eax.cpp) and SIV
+ * (cipher-siv.cpp) modes run it over the handle's algorithm context
+ * (c->ctx, c->spec, c->bulk), which must be a 16-byte block cipher.
+ *
+ * Shapes: all lengths are bytes; the MAC is one 16-byte block.  The
+ * state keeps the last block (complete or not) unprocessed in BUF until
+ * cmac_final, because SP 800-38B 6.2 step 3 treats the last block
+ * specially.
+ */
+#ifndef GCIPHER_CIPHER_CMAC_H
+#define GCIPHER_CIPHER_CMAC_H
+
+#include <stddef.h>
+#include "cipher-internal.h"
+
+/* The two subkeys K1, K2 of SP 800-38B 6.1 (derived from the cipher
+ * key; secret).  */
+struct cmac_subkeys
+{
+  alignas (16) unsigned char k1[16];
+  alignas (16) unsigned char k2[16];
+};
+
+/* A running CMAC computation.  */
+struct cmac_state
+{
+  alignas (16) unsigned char x[16];    /* Chaining value C_(i-1).  */
+  alignas (16) unsigned char buf[16];  /* Pending (last) block bytes.  */
+  unsigned int buflen;                 /* 0..16 bytes in BUF.  */
+};
+
+/* The doubling in GF(2^128) of SP 800-38B 6.1 / RFC 5297 2.3 (the
+ * "dbl" of S2V): shift left by one bit, xor 0x87 into the last byte if
+ * the bit shifted out was set.  Constant time.  DST may equal SRC.  */
+void _gcry_cmac_dbl (unsigned char *dst, const unsigned char *src)
+  GCIPHER_INTERNAL;
+
+/* Derive K1, K2 from the key in C's algorithm context (SP 800-38B
+ * 6.1: L = E_K(0^128), K1 = dbl(L), K2 = dbl(K1)).  Returns the stack
+ * burn depth.  */
+unsigned int _gcry_cmac_subkeys (gcry_cipher_hd_t c, cmac_subkeys *sk)
+  GCIPHER_INTERNAL;
+
+/* Start a new message (C_0 = 0, nothing pending).  */
+void _gcry_cmac_reset (cmac_state *st) GCIPHER_INTERNAL;
+
+/* Feed LEN bytes.  Whole blocks go through c->bulk.cbc_enc (with
+ * cbc_mac) when there is one.  Returns the stack burn depth.  */
+unsigned int _gcry_cmac_write (gcry_cipher_hd_t c, cmac_state *st,
+                               const unsigned char *data, size_t len)
+  GCIPHER_INTERNAL;
+
+/* If a whole block is pending, fold it into the chaining value now
+ * (BUFLEN becomes 0): for callers that then run whole blocks through a
+ * bulk function on ST->x themselves and leave the last block pending
+ * again (BUF, BUFLEN 16).  Returns the stack burn depth.  */
+unsigned int _gcry_cmac_absorb_pending (gcry_cipher_hd_t c, cmac_state *st)
+  GCIPHER_INTERNAL;
+
+/* Finish (SP 800-38B 6.2 steps 3-6) into TAG (16 bytes); ST is left
+ * finished (its X holds the tag).  Returns the stack burn depth.  */
+unsigned int _gcry_cmac_final (gcry_cipher_hd_t c, cmac_state *st,
+                               const cmac_subkeys *sk, unsigned char *tag)
+  GCIPHER_INTERNAL;
+
+#endif /* GCIPHER_CIPHER_CMAC_H */

@@ -1,0 +1,316 @@
+/* cipher-eax.cpp - EAX mode (Bellare, Rogaway, Wagner, "The EAX Mode of
+ * Operation", FSE 2004, figure 3), libgcrypt's GCRY_CIPHER_MODE_EAX,
+ * 16-byte block ciphers only.
+ *
+ *   N = OMAC^0_K (nonce), H = OMAC^1_K (header), C = CTR_K^N (M),
+ *   tag = N xor H xor OMAC^2_K (C),
+ *
+ * where OMAC^t (X) = CMAC (the block [t]_128 || X) (NIST SP 800-38B,
+ * cipher-cmac.cpp).  The nonce may have any length (setiv; NULL = empty).
+ * The header (authenticate) and the data (encrypt/decrypt) may come in
+ * any number of calls of any length, interleaved.
+ *
+ * Behaviour as libgcrypt 1.10 (observed side by side):
+ *  - Without setiv, the first authenticate/encrypt/decrypt uses the
+ *    empty nonce; gettag/checktag do not start a message (the tag of a
+ *    fresh handle is then all zero, as in libgcrypt).
+ *  - setiv does not drop the unused keystream of the previous message's
+ *    last partial block (the generic CTR state c->unused), as libgcrypt;
+ *    GCRYCTL_RESET does.
+ *  - After gettag/checktag the message is closed: authenticate,
+ *    encrypt, decrypt give GPG_ERR_INV_STATE until setiv or reset.
+ *  - gettag writes min (TAGLEN, 16) bytes and accepts any TAGLEN;
+ *    checktag compares the first TAGLEN bytes (constant time), so TAGLEN
+ *    0 succeeds, TAGLEN > 16 is GPG_ERR_CHECKSUM.
+ *  - GCRYCTL_GET_TAGLEN: 16.
+ *
+ * Whole blocks go through the bulk ccm_crypt slot (CTR and the OMAC
+ * chain interleaved) when the path has one; otherwise CTR and OMAC run
+ * one after the other over L1-sized chunks.
+ */
+#include <config.h>
+
+#include <string.h>
+
+#include "g10lib.h"
+#include "cipher-internal.h"
+#include "cipher-cmac.h"
+
+namespace {
+
+constexpr size_t EAX_BLOCK = 16;
+/* Bytes per CTR + OMAC chunk (the second pass finds them in L1).  */
+constexpr size_t EAX_CHUNK = 4096;
+
+struct eax_state
+{
+  cmac_subkeys sk;
+  cmac_state header;                  /* OMAC^1 running over the header.  */
+  cmac_state ciphertext;              /* OMAC^2 running over C.  */
+  alignas (16) unsigned char n[16];   /* N; after finalisation the tag. */
+};
+
+inline eax_state *
+state_of (gcry_cipher_hd_t c)
+{
+  return static_cast<eax_state *> (c->mode_ctx);
+}
+
+inline unsigned int
+umax (unsigned int a, unsigned int b)
+{
+  return a > b ? a : b;
+}
+
+inline void
+burn (unsigned int depth)
+{
+  if (depth)
+    _gcry_burn_stack (depth + 4 * sizeof (void *));
+}
+
+int
+eax_supported (const cipher_spec *spec)
+{
+  return spec->blocksize == EAX_BLOCK;
+}
+
+size_t
+eax_state_size (const cipher_spec *)
+{
+  return sizeof (eax_state);
+}
+
+gcry_err_code_t
+eax_setkey (gcry_cipher_hd_t c, const unsigned char *key, size_t keylen)
+{
+  gcry_err_code_t rc = _gcry_cipher_setkey_algo (c, key, keylen);
+  if (rc && rc != GPG_ERR_WEAK_KEY)
+    return rc;
+  burn (_gcry_cmac_subkeys (c, &state_of (c)->sk));
+  return rc;
+}
+
+/* GCRYCTL_RESET cleared the state; the subkeys derive from the key.  */
+void
+eax_reset (gcry_cipher_hd_t c)
+{
+  if (c->marks.key)
+    burn (_gcry_cmac_subkeys (c, &state_of (c)->sk));
+}
+
+/* Start a message: N = OMAC^0 (nonce), the counter = N, and the two
+ * OMACs primed with their tweak blocks.  */
+gcry_err_code_t
+eax_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
+{
+  if (!iv && ivlen)
+    {
+      /* libgcrypt has dropped the old message's OMACs by then (N and
+       * the counter stay): the next data call starts a message with the
+       * empty nonce.  */
+      _gcry_cmac_reset (&state_of (c)->header);
+      _gcry_cmac_reset (&state_of (c)->ciphertext);
+      c->marks.iv = 0;
+      c->marks.tag = 0;
+      return GPG_ERR_INV_ARG;
+    }
+  eax_state *st = state_of (c);
+  alignas (16) unsigned char tweak[16] = { 0 };
+  cmac_state nonce_mac;
+  unsigned int depth;
+
+  _gcry_cmac_reset (&nonce_mac);
+  depth = _gcry_cmac_write (c, &nonce_mac, tweak, EAX_BLOCK);
+  if (iv)
+    depth = umax (depth, _gcry_cmac_write (c, &nonce_mac, iv, ivlen));
+  depth = umax (depth, _gcry_cmac_final (c, &nonce_mac, &st->sk, st->n));
+  memcpy (c->ctr, st->n, EAX_BLOCK);
+  wipememory (&nonce_mac, sizeof nonce_mac);
+
+  _gcry_cmac_reset (&st->header);
+  _gcry_cmac_reset (&st->ciphertext);
+  tweak[15] = 1;
+  depth = umax (depth, _gcry_cmac_write (c, &st->header, tweak, EAX_BLOCK));
+  tweak[15] = 2;
+  depth = umax (depth, _gcry_cmac_write (c, &st->ciphertext, tweak,
+                                         EAX_BLOCK));
+  c->marks.iv = 1;
+  c->marks.tag = 0;
+  burn (depth);
+  return GPG_ERR_NO_ERROR;
+}
+
+/* The implicit empty nonce of a message started without setiv.  */
+inline void
+eax_need_nonce (gcry_cipher_hd_t c)
+{
+  if (!c->marks.iv)
+    eax_setiv (c, nullptr, 0);
+}
+
+gcry_err_code_t
+eax_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
+                  size_t abuflen)
+{
+  if (c->marks.tag)
+    return GPG_ERR_INV_STATE;
+  eax_need_nonce (c);
+  if (!abuf)
+    return GPG_ERR_INV_ARG;
+  burn (_gcry_cmac_write (c, &state_of (c)->header, abuf, abuflen));
+  return GPG_ERR_NO_ERROR;
+}
+
+gcry_err_code_t
+eax_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
+           const unsigned char *in, size_t inlen, bool encrypt)
+{
+  if (outsize < inlen)
+    return GPG_ERR_BUFFER_TOO_SHORT;
+  if (c->marks.tag)
+    return GPG_ERR_INV_STATE;
+  eax_need_nonce (c);
+  eax_state *st = state_of (c);
+  unsigned int depth = 0;
+  while (inlen)
+    {
+      cmac_state *cm = &st->ciphertext;
+      if (c->bulk.ccm_crypt && !c->unused && (cm->buflen == 16 || !cm->buflen)
+          && inlen >= 2 * EAX_BLOCK)
+        {
+          /* Whole blocks: CTR and the OMAC^2 chain interleaved by the
+           * CCM slot (which MACs its output when told "decrypt", its
+           * input otherwise: the ciphertext either way here).  The last
+           * ciphertext block stays pending in the OMAC.  */
+          size_t nblocks = inlen / EAX_BLOCK - 1;
+          depth = umax (depth, _gcry_cmac_absorb_pending (c, cm));
+          depth = umax (depth, c->bulk.ccm_crypt (c->ctx, cm->x, c->ctr, out,
+                                                  in, nblocks, !encrypt));
+          in += nblocks * EAX_BLOCK;
+          out += nblocks * EAX_BLOCK;
+          inlen -= nblocks * EAX_BLOCK;
+          if (!encrypt)
+            memcpy (cm->buf, in, EAX_BLOCK);
+          gcry_err_code_t rc = _gcry_cipher_ctr_encrypt (c, out, EAX_BLOCK,
+                                                         in, EAX_BLOCK);
+          if (rc)
+            return rc;
+          if (encrypt)
+            memcpy (cm->buf, out, EAX_BLOCK);
+          cm->buflen = EAX_BLOCK;
+          in += EAX_BLOCK;
+          out += EAX_BLOCK;
+          inlen -= EAX_BLOCK;
+          continue;
+        }
+      size_t n = inlen < EAX_CHUNK ? inlen : EAX_CHUNK;
+      gcry_err_code_t rc;
+      if (encrypt)
+        {
+          rc = _gcry_cipher_ctr_encrypt (c, out, n, in, n);
+          depth = umax (depth, _gcry_cmac_write (c, &st->ciphertext, out, n));
+        }
+      else
+        {
+          depth = umax (depth, _gcry_cmac_write (c, &st->ciphertext, in, n));
+          rc = _gcry_cipher_ctr_encrypt (c, out, n, in, n);
+        }
+      if (rc)
+        return rc;
+      in += n;
+      out += n;
+      inlen -= n;
+    }
+  burn (depth);
+  return GPG_ERR_NO_ERROR;
+}
+
+gcry_err_code_t
+eax_encrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
+             const unsigned char *in, size_t inlen)
+{
+  return eax_crypt (c, out, outsize, in, inlen, true);
+}
+
+gcry_err_code_t
+eax_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
+             const unsigned char *in, size_t inlen)
+{
+  return eax_crypt (c, out, outsize, in, inlen, false);
+}
+
+/* tag = N xor H xor C' (computed once per message).  */
+void
+eax_finalize (gcry_cipher_hd_t c)
+{
+  if (c->marks.tag)
+    return;
+  /* No implicit nonce here (libgcrypt): with no message started both
+   * OMACs are CMAC of the empty string, which cancel, so the tag is N
+   * (zero on a fresh or reset handle).  */
+  eax_state *st = state_of (c);
+  alignas (16) unsigned char h[16], t[16];
+  unsigned int depth = _gcry_cmac_final (c, &st->header, &st->sk, h);
+  depth = umax (depth, _gcry_cmac_final (c, &st->ciphertext, &st->sk, t));
+  cipher_block_xor (st->n, st->n, h, EAX_BLOCK);
+  cipher_block_xor (st->n, st->n, t, EAX_BLOCK);
+  wipememory (h, sizeof h);
+  wipememory (t, sizeof t);
+  c->marks.tag = 1;
+  burn (depth);
+}
+
+gcry_err_code_t
+eax_gettag (gcry_cipher_hd_t c, unsigned char *tag, size_t taglen)
+{
+  eax_finalize (c);
+  memcpy (tag, state_of (c)->n, taglen < EAX_BLOCK ? taglen : EAX_BLOCK);
+  return GPG_ERR_NO_ERROR;
+}
+
+gcry_err_code_t
+eax_checktag (gcry_cipher_hd_t c, const unsigned char *tag, size_t taglen)
+{
+  eax_finalize (c);
+  if (taglen > EAX_BLOCK)
+    return GPG_ERR_CHECKSUM;
+  const unsigned char *t = state_of (c)->n;
+  unsigned char diff = 0;
+  for (size_t i = 0; i < taglen; i++)
+    diff |= (unsigned char) (tag[i] ^ t[i]);
+  return diff ? GPG_ERR_CHECKSUM : GPG_ERR_NO_ERROR;
+}
+
+gcry_err_code_t
+eax_info (gcry_cipher_hd_t, int what, void *, size_t *nbytes)
+{
+  if (what != GCRYCTL_GET_TAGLEN)
+    return GPG_ERR_INV_CIPHER_MODE;
+  *nbytes = EAX_BLOCK;
+  return GPG_ERR_NO_ERROR;
+}
+
+gcry_err_code_t
+eax_ctl (gcry_cipher_hd_t, int, void *, size_t)
+{
+  return GPG_ERR_INV_CIPHER_MODE;
+}
+
+} // namespace
+
+extern const cipher_mode_ops _gcry_cipher_mode_eax = {
+  GCRY_CIPHER_MODE_EAX,
+  eax_supported,
+  eax_state_size,
+  eax_setkey,
+  eax_setiv,
+  eax_reset,
+  eax_encrypt,
+  eax_decrypt,
+  eax_authenticate,
+  eax_gettag,
+  eax_checktag,
+  eax_ctl,
+  eax_info,
+};

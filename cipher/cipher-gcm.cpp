@@ -1,0 +1,744 @@
+/* cipher-gcm.cpp - Galois/Counter Mode (NIST SP 800-38D) for 16-byte
+ * block ciphers, and the generic constant-time GHASH.
+ *
+ * Message flow (SP 800-38D 7.1, 7.2), byte-granular across calls:
+ *
+ *   setiv:        J0 = IV || 0^31 || 1 for a 96-bit IV, else
+ *                 J0 = GHASH_H (IV || 0^(s+64) || [len(IV)]_64);
+ *                 tagiv = CIPH_K (J0); the counter starts at inc32 (J0).
+ *   authenticate: AAD into GHASH, any split, only before any text.
+ *   encrypt/decrypt: GCTR with inc32 (the low 32 bits wrap by
+ *                 themselves, SP 800-38D 6.2), ciphertext into GHASH.
+ *   gettag/checktag: pad, GHASH ([len(A)]_64 || [len(C)]_64), xor tagiv.
+ *
+ * State rules follow libgcrypt 1.10 as observed on the system library:
+ *
+ *   - No IV set when the first AAD or text arrives: a zero IV of 16 bytes
+ *     is set implicitly.  gettag/checktag alone do not set one.
+ *   - AAD after text, or anything after the tag: GPG_ERR_INV_STATE; a
+ *     handle without key: GPG_ERR_INV_STATE (text calls: the API layer's
+ *     GPG_ERR_MISSING_KEY).
+ *   - Limits (SP 800-38D 5.2.1.1): text at most 2^36 - 32 bytes, AAD and
+ *     IV at most 2^61 - 1 bytes.  Going over gives GPG_ERR_INV_LENGTH and
+ *     the message is dead (every later call GPG_ERR_INV_LENGTH) until
+ *     setiv or reset.  (libgcrypt 1.10 over-counts calls of 4 GiB or more
+ *     by 4 GiB; gcipher counts exactly, so only such calls differ.)
+ *   - Tag lengths (SP 800-38D 5.2.1.2): 4, 8, 12..16 bytes; gettag also
+ *     takes more than 16 (writes 16); checktag with more than 16:
+ *     GPG_ERR_CHECKSUM; others GPG_ERR_INV_LENGTH.  A wrong tag:
+ *     GPG_ERR_CHECKSUM (constant-time comparison).
+ *   - setiv with length 0: GPG_ERR_INV_LENGTH, the message state is
+ *     cleared (the next text call sets the zero IV).
+ *   - The counter lives in c->ctr and the unused keystream in c->lastiv /
+ *     c->unused, as in libgcrypt, so gcry_cipher_setctr moves the counter.
+ *   - setkey replaces H (and its powers) but keeps the message state, as
+ *     libgcrypt does (cipher.cpp: mode_state_survives_setkey); a failed
+ *     setkey leaves the old H in place (wiped on close).  Set an IV after
+ *     a new key.
+ *
+ * GHASH back ends: see cipher-gcm.h.  The generic one here is constant
+ * time: carry-less products from integer multiplies of operands with
+ * holes (no table indexed by the secret H, no secret branch).
+ */
+#include <config.h>
+
+#include <string.h>
+
+#include "g10lib.h"
+#include "cipher-internal.h"
+#include "cipher-gcm.h"
+
+namespace {
+
+constexpr size_t GCM_BLOCK_LEN = 16;
+/* SP 800-38D 5.2.1.1: len(P) <= 2^39 - 256 bits; len(A), len(IV) <=
+ * 2^64 - 1 bits.  In bytes.  */
+constexpr uint64_t GCM_MAX_DATA = (UINT64_C (1) << 36) - 32;
+constexpr uint64_t GCM_MAX_AAD = (UINT64_C (1) << 61) - 1;
+/* Bytes per CTR pass before the GHASH pass over them (stays in L1).  */
+constexpr size_t GCM_CHUNK = 4096;
+
+inline void
+burn (unsigned int depth)
+{
+  if (depth)
+    _gcry_burn_stack (depth + 4 * sizeof (void *));
+}
+
+/* Wipe a small buffer inline (the compiler may not drop the stores:
+ * the barrier makes the zeroed memory observable).  */
+inline void
+wipe_small (void *p, size_t n)
+{
+  memset (p, 0, n);
+  asm volatile ("" : : "r" (p) : "memory");
+}
+
+inline unsigned int
+umax (unsigned int a, unsigned int b)
+{
+  return a > b ? a : b;
+}
+
+inline uint32_t
+get_be32 (const unsigned char *p)
+{
+  return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16)
+         | ((uint32_t) p[2] << 8) | p[3];
+}
+
+inline void
+put_be32 (unsigned char *p, uint32_t v)
+{
+  p[0] = (unsigned char) (v >> 24);
+  p[1] = (unsigned char) (v >> 16);
+  p[2] = (unsigned char) (v >> 8);
+  p[3] = (unsigned char) v;
+}
+
+inline void
+put_be64 (unsigned char *p, uint64_t v)
+{
+  put_be32 (p, (uint32_t) (v >> 32));
+  put_be32 (p + 4, (uint32_t) v);
+}
+
+inline uint64_t
+get_le64 (const unsigned char *p)
+{
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--)
+    v = (v << 8) | p[i];
+  return v;
+}
+
+inline void
+put_le64 (unsigned char *p, uint64_t v)
+{
+  for (int i = 0; i < 8; i++, v >>= 8)
+    p[i] = (unsigned char) v;
+}
+
+/* ---- Generic GHASH ---------------------------------------------------
+ *
+ * Representation: two 64-bit words w0, w1 with the coefficient of x^i
+ * (SP 800-38D 6.3) at bit i of w0 (i < 64) or bit i - 64 of w1.  From the
+ * byte string: bytes little-endian with the bits of each byte reversed.
+ * Then multiplication is the plain carry-less product followed by a
+ * reduction modulo x^128 + x^7 + x^2 + x + 1 (SP 800-38D 6.3).
+ *
+ * Carry-less 32x32 product with integer multiplies: each operand is split
+ * into four masks keeping every fourth bit (classes 0..3).  The integer
+ * product of two such masks has, at a position of class a+b mod 4, the
+ * count (at most 8) of the bit pairs meeting there; 8 needs four bits, so
+ * a count never carries into the next position of the same class.  XOR
+ * of the four products of the same class, masked to that class, is the
+ * carry-less product.  16 multiplies, no secret branch or index.  */
+
+inline uint64_t
+clmul32 (uint32_t x, uint32_t y)
+{
+  const uint64_t m0 = 0x1111111111111111ULL, m1 = 0x2222222222222222ULL;
+  const uint64_t m2 = 0x4444444444444444ULL, m3 = 0x8888888888888888ULL;
+  const uint64_t x0 = x & (uint32_t) m0, x1 = x & (uint32_t) m1;
+  const uint64_t x2 = x & (uint32_t) m2, x3 = x & (uint32_t) m3;
+  const uint64_t y0 = y & (uint32_t) m0, y1 = y & (uint32_t) m1;
+  const uint64_t y2 = y & (uint32_t) m2, y3 = y & (uint32_t) m3;
+  uint64_t z0 = (x0 * y0) ^ (x1 * y3) ^ (x2 * y2) ^ (x3 * y1);
+  uint64_t z1 = (x0 * y1) ^ (x1 * y0) ^ (x2 * y3) ^ (x3 * y2);
+  uint64_t z2 = (x0 * y2) ^ (x1 * y1) ^ (x2 * y0) ^ (x3 * y3);
+  uint64_t z3 = (x0 * y3) ^ (x1 * y2) ^ (x2 * y1) ^ (x3 * y0);
+  return (z0 & m0) | (z1 & m1) | (z2 & m2) | (z3 & m3);
+}
+
+/* 64x64 -> 128 (Karatsuba over 32-bit halves).  */
+inline void
+clmul64 (uint64_t a, uint64_t b, uint64_t &lo, uint64_t &hi)
+{
+  const uint32_t a0 = (uint32_t) a, a1 = (uint32_t) (a >> 32);
+  const uint32_t b0 = (uint32_t) b, b1 = (uint32_t) (b >> 32);
+  uint64_t l = clmul32 (a0, b0), h = clmul32 (a1, b1);
+  uint64_t m = clmul32 (a0 ^ a1, b0 ^ b1) ^ l ^ h;
+  lo = l ^ (m << 32);
+  hi = h ^ (m >> 32);
+}
+
+/* Y = Y * H mod P (Karatsuba over 64-bit halves, then reduction).  */
+inline void
+gf128_mul (uint64_t &y0, uint64_t &y1, uint64_t h0, uint64_t h1,
+           uint64_t h01)
+{
+  uint64_t a0, a1, b0, b1, c0, c1;
+  clmul64 (y0, h0, a0, a1);
+  clmul64 (y1, h1, b0, b1);
+  clmul64 (y0 ^ y1, h01, c0, c1);
+  c0 ^= a0 ^ b0;
+  c1 ^= a1 ^ b1;
+  const uint64_t z0 = a0, z1 = a1 ^ c0, z2 = b0 ^ c1, z3 = b1;
+
+  /* x^128 = 1 + x + x^2 + x^7: fold (z2, z3) times that into (z0, z1);
+   * the bits pushed past x^127 (at most 7) fold once more.  */
+  const uint64_t o = (z3 >> 63) ^ (z3 >> 62) ^ (z3 >> 57);
+  uint64_t r0 = z0 ^ z2 ^ (z2 << 1) ^ (z2 << 2) ^ (z2 << 7);
+  uint64_t r1 = z1 ^ z3 ^ ((z3 << 1) | (z2 >> 63)) ^ ((z3 << 2) | (z2 >> 62))
+                ^ ((z3 << 7) | (z2 >> 57));
+  r0 ^= o ^ (o << 1) ^ (o << 2) ^ (o << 7);
+  y0 = r0;
+  y1 = r1;
+}
+
+/* Reverse the bits of every byte.  */
+inline uint64_t
+rev_bits_in_bytes (uint64_t x)
+{
+  x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+  x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+  x = ((x >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((x & 0x0f0f0f0f0f0f0f0fULL) << 4);
+  return x;
+}
+
+inline void
+load_elem (const unsigned char *p, uint64_t &w0, uint64_t &w1)
+{
+  w0 = rev_bits_in_bytes (get_le64 (p));
+  w1 = rev_bits_in_bytes (get_le64 (p + 8));
+}
+
+inline void
+store_elem (unsigned char *p, uint64_t w0, uint64_t w1)
+{
+  put_le64 (p, rev_bits_in_bytes (w0));
+  put_le64 (p + 8, rev_bits_in_bytes (w1));
+}
+
+/* Generic key area: H in the representation above, and h0 ^ h1.  */
+struct generic_key
+{
+  uint64_t h0, h1, h01;
+};
+
+unsigned int
+generic_setkey (gcm_ghash_key *key, const unsigned char *h)
+{
+  generic_key *k = reinterpret_cast<generic_key *> (key->bytes);
+  load_elem (h, k->h0, k->h1);
+  k->h01 = k->h0 ^ k->h1;
+  return 0;
+}
+
+unsigned int
+generic_ghash (const gcm_ghash_key *key, unsigned char *y,
+               const unsigned char *buf, size_t nblocks)
+{
+  const generic_key *k = reinterpret_cast<const generic_key *> (key->bytes);
+  uint64_t y0, y1, x0, x1;
+  load_elem (y, y0, y1);
+  for (; nblocks; nblocks--, buf += GCM_BLOCK_LEN)
+    {
+      load_elem (buf, x0, x1);
+      y0 ^= x0;
+      y1 ^= x1;
+      gf128_mul (y0, y1, k->h0, k->h1, k->h01);
+    }
+  store_elem (y, y0, y1);
+  return 128;  /* Locals of the multiply (spills on 32-bit hosts).  */
+}
+
+/* ---- Back-end list ------------------------------------------------- */
+
+/* Ops of _gcry_gcm_ghash_impls[i] (same order; defined at the end).  */
+const gcm_ghash_ops *const ghash_ops_list[] = {
+#ifdef GCIPHER_ARCH_X86
+  &_gcry_ghash_ops_pclmul,
+#endif
+  &_gcry_ghash_ops_generic,
+};
+constexpr size_t n_ghash_paths = sizeof ghash_ops_list / sizeof ghash_ops_list[0];
+
+/* Index of the first back end whose hwf bits are all in HWF.  */
+size_t
+choose_ghash (unsigned int hwf)
+{
+  for (size_t i = 0; i < n_ghash_paths; i++)
+    if ((_gcry_gcm_ghash_impls[i].hwf & hwf) == _gcry_gcm_ghash_impls[i].hwf)
+      return i;
+  return n_ghash_paths - 1;
+}
+
+/* ---- Mode helpers --------------------------------------------------- */
+
+inline gcm_state *
+state_of (gcry_cipher_hd_t c)
+{
+  return static_cast<gcm_state *> (c->mode_ctx);
+}
+
+/* H = CIPH_K (0^128) (SP 800-38D 7.1 step 1) and the back end's key.
+ * Needs the algorithm key.  */
+void
+gcm_derive_hash_key (gcry_cipher_hd_t c)
+{
+  gcm_state *st = state_of (c);
+  unsigned char h[GCM_BLOCK_LEN] = { 0 };
+  unsigned int depth = c->spec->encrypt (c->ctx, h, h);
+  size_t idx = choose_ghash (_gcry_get_hw_features ());
+  depth = umax (depth, ghash_ops_list[idx]->setkey (&st->key, h));
+  st->ghash = ghash_ops_list[idx];
+  st->ghash_name = _gcry_gcm_ghash_impls[idx].name;
+  wipe_small (h, sizeof h);
+  burn (depth);
+}
+
+/* GHASH over LEN bytes continuing the byte stream in macbuf.  */
+unsigned int
+ghash_buf (gcm_state *st, const unsigned char *buf, size_t len)
+{
+  unsigned int depth = 0;
+  if (st->mac_unused)
+    {
+      size_t n = GCM_BLOCK_LEN - st->mac_unused;
+      n = n < len ? n : len;
+      memcpy (st->macbuf + st->mac_unused, buf, n);
+      st->mac_unused += (unsigned int) n;
+      buf += n;
+      len -= n;
+      if (st->mac_unused < GCM_BLOCK_LEN)
+        return 0;
+      depth = st->ghash->ghash (&st->key, st->y, st->macbuf, 1);
+      st->mac_unused = 0;
+    }
+  size_t nblocks = len / GCM_BLOCK_LEN;
+  if (nblocks)
+    depth = umax (depth, st->ghash->ghash (&st->key, st->y, buf, nblocks));
+  buf += nblocks * GCM_BLOCK_LEN;
+  len -= nblocks * GCM_BLOCK_LEN;
+  if (len)
+    {
+      memcpy (st->macbuf, buf, len);
+      st->mac_unused = (unsigned int) len;
+    }
+  return depth;
+}
+
+/* Zero-pad a pending partial block into GHASH (end of AAD or text).  */
+unsigned int
+ghash_pad (gcm_state *st)
+{
+  if (!st->mac_unused)
+    return 0;
+  memset (st->macbuf + st->mac_unused, 0, GCM_BLOCK_LEN - st->mac_unused);
+  st->mac_unused = 0;
+  unsigned int depth = st->ghash->ghash (&st->key, st->y, st->macbuf, 1);
+  wipe_small (st->macbuf, sizeof st->macbuf);
+  return depth;
+}
+
+/* GCTR (SP 800-38D 6.5) over LEN bytes with c->ctr as the next counter
+ * block, inc32 between blocks; the unused keystream tail carries over in
+ * c->lastiv / c->unused.  Whole-block runs go to the cipher's bulk
+ * ctr16be_enc slot, split where the low 32 bits wrap (the bulk slot
+ * increments all 128 bits; the upper 96 are restored after each run).  */
+unsigned int
+gctr (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
+      size_t len)
+{
+  unsigned int depth = 0;
+  unsigned char ks[GCM_BLOCK_LEN];
+
+  if (c->unused)
+    {
+      size_t n = len < c->unused ? len : c->unused;
+      cipher_block_xor (out, in, c->lastiv + GCM_BLOCK_LEN - c->unused, n);
+      c->unused -= n;
+      in += n;
+      out += n;
+      len -= n;
+    }
+
+  size_t nblocks = len / GCM_BLOCK_LEN;
+  while (nblocks)
+    {
+      /* Blocks until the low 32 bits wrap (the counter is public).  */
+      uint64_t room = (UINT64_C (1) << 32) - get_be32 (c->ctr + 12);
+      size_t n = (uint64_t) nblocks < room ? nblocks : (size_t) room;
+      if (c->bulk.ctr16be_enc)
+        {
+          unsigned char upper[12];
+          memcpy (upper, c->ctr, 12);
+          depth = umax (depth, c->bulk.ctr16be_enc (c->ctx, c->ctr, out, in,
+                                                    n));
+          memcpy (c->ctr, upper, 12);
+        }
+      else
+        for (size_t i = 0; i < n; i++)
+          {
+            depth = umax (depth, c->spec->encrypt (c->ctx, ks, c->ctr));
+            put_be32 (c->ctr + 12, get_be32 (c->ctr + 12) + 1);
+            cipher_block_xor (out + i * GCM_BLOCK_LEN, in + i * GCM_BLOCK_LEN,
+                              ks, GCM_BLOCK_LEN);
+          }
+      in += n * GCM_BLOCK_LEN;
+      out += n * GCM_BLOCK_LEN;
+      len -= n * GCM_BLOCK_LEN;
+      nblocks -= n;
+    }
+
+  if (len)
+    {
+      depth = umax (depth, c->spec->encrypt (c->ctx, ks, c->ctr));
+      put_be32 (c->ctr + 12, get_be32 (c->ctr + 12) + 1);
+      cipher_block_xor (out, in, ks, len);
+      c->unused = GCM_BLOCK_LEN - len;
+      memcpy (c->lastiv + len, ks + len, c->unused);
+    }
+  wipe_small (ks, sizeof ks);
+  return depth;
+}
+
+/* SP 800-38D 7.1 steps 2-3 for IVLEN bytes at IV (IVLEN > 0, within the
+ * limit, key set): J0 into c->ctr, tagiv = CIPH_K (J0), counter to
+ * inc32 (J0).  Returns the stack burn depth.  */
+unsigned int
+gcm_start (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
+{
+  gcm_state *st = state_of (c);
+  unsigned int depth = 0;
+  unsigned char j0[GCM_BLOCK_LEN];
+
+  if (ivlen == 12)
+    {
+      memcpy (j0, iv, 12);
+      put_be32 (j0 + 12, 1);
+    }
+  else
+    {
+      /* J0 = GHASH_H (IV || 0^(s+64) || [len(IV)]_64).  */
+      unsigned char blk[GCM_BLOCK_LEN];
+      size_t full = ivlen / GCM_BLOCK_LEN, rest = ivlen % GCM_BLOCK_LEN;
+      memset (j0, 0, sizeof j0);
+      depth = st->ghash->ghash (&st->key, j0, iv, full);
+      if (rest)
+        {
+          memset (blk, 0, sizeof blk);
+          memcpy (blk, iv + full * GCM_BLOCK_LEN, rest);
+          depth = umax (depth, st->ghash->ghash (&st->key, j0, blk, 1));
+        }
+      memset (blk, 0, 8);
+      put_be64 (blk + 8, (uint64_t) ivlen * 8);
+      depth = umax (depth, st->ghash->ghash (&st->key, j0, blk, 1));
+      wipe_small (blk, sizeof blk);
+    }
+  memcpy (c->ctr, j0, GCM_BLOCK_LEN);
+  depth = umax (depth, c->spec->encrypt (c->ctx, st->tagiv, j0));
+  put_be32 (c->ctr + 12, get_be32 (c->ctr + 12) + 1);
+  c->unused = 0;
+  c->marks.iv = 1;
+  wipe_small (j0, sizeof j0);
+  return depth;
+}
+
+/* Clear the per-message state (not the hash key, not tagiv).  */
+void
+gcm_clear_message (gcry_cipher_hd_t c)
+{
+  gcm_state *st = state_of (c);
+  c->marks.iv = 0;
+  c->marks.tag = 0;
+  memset (st->y, 0, sizeof st->y);
+  wipe_small (st->macbuf, sizeof st->macbuf);
+  st->mac_unused = 0;
+  st->aadlen = 0;
+  st->datalen = 0;
+  st->aad_finalized = 0;
+  st->data_finalized = 0;
+  st->over_limits = 0;
+}
+
+/* The implicit zero IV (16 zero bytes) of a message started without
+ * setiv.  */
+unsigned int
+gcm_setiv_zero (gcry_cipher_hd_t c)
+{
+  static const unsigned char zero[GCM_BLOCK_LEN] = { 0 };
+  gcm_clear_message (c);
+  return gcm_start (c, zero, sizeof zero);
+}
+
+/* ---- Hooks ---------------------------------------------------------- */
+
+int
+gcm_supported (const cipher_spec *spec)
+{
+  return spec->blocksize == GCM_BLOCK_LEN;
+}
+
+size_t
+gcm_state_size (const cipher_spec *)
+{
+  return sizeof (gcm_state);
+}
+
+gcry_err_code_t
+gcm_setkey (gcry_cipher_hd_t c, const unsigned char *key, size_t keylen)
+{
+  gcry_err_code_t rc = _gcry_cipher_setkey_algo (c, key, keylen);
+  if (rc && !(rc == GPG_ERR_WEAK_KEY && c->marks.allow_weak_key))
+    return rc;
+  gcm_derive_hash_key (c);
+  return rc;
+}
+
+void
+gcm_reset (gcry_cipher_hd_t c)
+{
+  if (c->marks.key)
+    gcm_derive_hash_key (c);
+}
+
+gcry_err_code_t
+gcm_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
+{
+  gcm_state *st = state_of (c);
+  gcm_clear_message (c);
+  if (ivlen == 0)
+    return GPG_ERR_INV_LENGTH;
+  if ((uint64_t) ivlen > GCM_MAX_AAD)
+    {
+      st->over_limits = 1;
+      return GPG_ERR_INV_LENGTH;
+    }
+  /* No key (libgcrypt crashes here) or a failed re-key (libgcrypt would
+   * use the old key schedule, which gcipher has wiped).  */
+  if (!st->ghash || !c->marks.key)
+    return GPG_ERR_MISSING_KEY;
+  if (!iv)
+    return GPG_ERR_INV_ARG;
+  burn (gcm_start (c, iv, ivlen));
+  return GPG_ERR_NO_ERROR;
+}
+
+gcry_err_code_t
+gcm_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
+                  size_t abuflen)
+{
+  gcm_state *st = state_of (c);
+  unsigned int depth = 0;
+  if (st->over_limits)
+    return GPG_ERR_INV_LENGTH;
+  if (c->marks.tag || st->aad_finalized || st->data_finalized || !st->ghash)
+    return GPG_ERR_INV_STATE;
+  if (!c->marks.iv)
+    {
+      if (!c->marks.key)
+        return GPG_ERR_MISSING_KEY;  /* After a failed re-key.  */
+      depth = gcm_setiv_zero (c);
+    }
+  if ((uint64_t) abuflen > GCM_MAX_AAD - st->aadlen)
+    {
+      st->over_limits = 1;
+      burn (depth);
+      return GPG_ERR_INV_LENGTH;
+    }
+  st->aadlen += abuflen;
+  if (abuflen)
+    depth = umax (depth, ghash_buf (st, abuf, abuflen));
+  burn (depth);
+  return GPG_ERR_NO_ERROR;
+}
+
+gcry_err_code_t
+gcm_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
+           const unsigned char *in, size_t inlen, bool encrypt)
+{
+  gcm_state *st = state_of (c);
+  unsigned int depth = 0;
+
+  if (outsize < inlen)
+    return GPG_ERR_BUFFER_TOO_SHORT;
+  if (st->over_limits)
+    return GPG_ERR_INV_LENGTH;
+  if (c->marks.tag || st->data_finalized || !st->ghash)
+    return GPG_ERR_INV_STATE;
+  if (!c->marks.iv)
+    depth = gcm_setiv_zero (c);
+  if (!st->aad_finalized)
+    {
+      /* The first text closes the AAD (SP 800-38D 7.1 step 5).  */
+      depth = umax (depth, ghash_pad (st));
+      st->aad_finalized = 1;
+    }
+  if ((uint64_t) inlen > GCM_MAX_DATA - st->datalen)
+    {
+      st->over_limits = 1;
+      burn (depth);
+      return GPG_ERR_INV_LENGTH;
+    }
+  st->datalen += inlen;
+
+  while (inlen)
+    {
+      /* The cipher's stitched CTR + GHASH, when it has one and both
+       * streams are at a block boundary.  */
+      if (c->bulk.gcm_crypt && !c->unused && !st->mac_unused
+          && inlen >= GCM_BLOCK_LEN)
+        {
+          size_t nblocks = inlen / GCM_BLOCK_LEN;
+          size_t left = c->bulk.gcm_crypt (c, out, in, nblocks, encrypt);
+          size_t done = (nblocks - left) * GCM_BLOCK_LEN;
+          in += done;
+          out += done;
+          inlen -= done;
+          if (!inlen)
+            break;
+        }
+      size_t n = inlen < GCM_CHUNK ? inlen : GCM_CHUNK;
+      if (!encrypt)
+        depth = umax (depth, ghash_buf (st, in, n));
+      depth = umax (depth, gctr (c, out, in, n));
+      if (encrypt)
+        depth = umax (depth, ghash_buf (st, out, n));
+      in += n;
+      out += n;
+      inlen -= n;
+    }
+  burn (depth);
+  return GPG_ERR_NO_ERROR;
+}
+
+gcry_err_code_t
+gcm_encrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
+             const unsigned char *in, size_t inlen)
+{
+  return gcm_crypt (c, out, outsize, in, inlen, true);
+}
+
+gcry_err_code_t
+gcm_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
+             const unsigned char *in, size_t inlen)
+{
+  return gcm_crypt (c, out, outsize, in, inlen, false);
+}
+
+/* SP 800-38D 5.2.1.2 tag lengths (and "at least a block" for gettag). */
+bool
+tag_length_valid (size_t taglen)
+{
+  return taglen == 4 || taglen == 8 || taglen >= 12;
+}
+
+/* Compute the tag once (SP 800-38D 7.1 steps 5-6): close AAD and text,
+ * GHASH the length block, xor tagiv.  */
+gcry_err_code_t
+gcm_finish (gcry_cipher_hd_t c)
+{
+  gcm_state *st = state_of (c);
+  if (st->over_limits)
+    return GPG_ERR_INV_LENGTH;
+  if (c->marks.tag)
+    return GPG_ERR_NO_ERROR;
+  if (!st->ghash)
+    return GPG_ERR_INV_STATE;
+
+  unsigned int depth = 0;
+  if (!st->aad_finalized)
+    {
+      depth = ghash_pad (st);
+      st->aad_finalized = 1;
+    }
+  depth = umax (depth, ghash_pad (st));
+  unsigned char lenblk[GCM_BLOCK_LEN];
+  put_be64 (lenblk, st->aadlen * 8);
+  put_be64 (lenblk + 8, st->datalen * 8);
+  depth = umax (depth, st->ghash->ghash (&st->key, st->y, lenblk, 1));
+  cipher_block_xor (st->tag, st->y, st->tagiv, GCM_BLOCK_LEN);
+  /* tagiv is used up (libgcrypt too: a tag computed after a failed
+   * setiv then has tagiv = 0).  */
+  wipe_small (st->tagiv, sizeof st->tagiv);
+  st->data_finalized = 1;
+  c->marks.tag = 1;
+  burn (depth);
+  return GPG_ERR_NO_ERROR;
+}
+
+gcry_err_code_t
+gcm_gettag (gcry_cipher_hd_t c, unsigned char *tag, size_t taglen)
+{
+  if (!tag_length_valid (taglen))
+    return GPG_ERR_INV_LENGTH;
+  gcry_err_code_t rc = gcm_finish (c);
+  if (rc)
+    return rc;
+  memcpy (tag, state_of (c)->tag,
+          taglen < GCM_BLOCK_LEN ? taglen : GCM_BLOCK_LEN);
+  return GPG_ERR_NO_ERROR;
+}
+
+gcry_err_code_t
+gcm_checktag (gcry_cipher_hd_t c, const unsigned char *tag, size_t taglen)
+{
+  if (!tag_length_valid (taglen))
+    return GPG_ERR_INV_LENGTH;
+  gcry_err_code_t rc = gcm_finish (c);
+  if (rc)
+    return rc;
+  if (taglen > GCM_BLOCK_LEN)
+    return GPG_ERR_CHECKSUM;
+  /* Constant time over TAGLEN bytes.  */
+  const unsigned char *t = state_of (c)->tag;
+  unsigned int diff = 0;
+  for (size_t i = 0; i < taglen; i++)
+    diff |= t[i] ^ tag[i];
+  /* diff in 0..255: (diff - 1) >> 8 is 1 only for diff == 0.  */
+  unsigned int equal = ((diff - 1) >> 8) & 1;
+  return equal ? GPG_ERR_NO_ERROR : GPG_ERR_CHECKSUM;
+}
+
+gcry_err_code_t
+gcm_info (gcry_cipher_hd_t, int what, void *, size_t *nbytes)
+{
+  if (what == GCRYCTL_GET_TAGLEN)
+    {
+      *nbytes = GCM_BLOCK_LEN;
+      return GPG_ERR_NO_ERROR;
+    }
+  return GPG_ERR_INV_CIPHER_MODE;
+}
+
+} // namespace
+
+const gcm_ghash_ops _gcry_ghash_ops_generic = { generic_setkey, generic_ghash };
+
+/* The GHASH back ends, fastest first (ghash_ops_list is parallel).  */
+const cipher_impl_info _gcry_gcm_ghash_impls[] = {
+#ifdef GCIPHER_ARCH_X86
+  { "pclmul", HWF_INTEL_PCLMUL | HWF_INTEL_SSE4_1 | HWF_INTEL_SSSE3 },
+#endif
+  { "generic", 0 },
+};
+const size_t _gcry_gcm_n_ghash_impls = n_ghash_paths;
+static_assert (sizeof _gcry_gcm_ghash_impls / sizeof _gcry_gcm_ghash_impls[0]
+               == n_ghash_paths);
+
+const char *
+_gcry_cipher_gcm_ghash_name (gcry_cipher_hd_t c)
+{
+  if (!c || c->mode != GCRY_CIPHER_MODE_GCM || !c->mode_ctx)
+    return nullptr;
+  return state_of (c)->ghash_name;
+}
+
+const cipher_mode_ops _gcry_cipher_mode_gcm = {
+  GCRY_CIPHER_MODE_GCM,
+  gcm_supported,
+  gcm_state_size,
+  gcm_setkey,
+  gcm_setiv,
+  gcm_reset,
+  gcm_encrypt,
+  gcm_decrypt,
+  gcm_authenticate,
+  gcm_gettag,
+  gcm_checktag,
+  nullptr,  /* ctl: GCRYCTL_SET_TAGLEN is not a GCM command.  */
+  gcm_info,
+};

@@ -1,0 +1,87 @@
+/* cipher-gcm.h - GCM (NIST SP 800-38D) state layout and GHASH back ends.
+ *
+ * The GCM state lives in the handle's mode_ctx area (struct gcm_state).
+ * GHASH (SP 800-38D 6.4) is done by one of several back ends, chosen at
+ * setkey like the AES paths (first entry of _gcry_gcm_ghash_impls whose
+ * hwf bits are all present and not disabled):
+ *
+ *   "vpclmul-avx512"  VPCLMULQDQ on zmm, 4 blocks per instruction
+ *   "vpclmul-avx2"    VPCLMULQDQ on ymm, 2 blocks per instruction
+ *   "pclmul"          PCLMULQDQ, 8 blocks per reduction   (x86)
+ *   "generic"         constant-time integer carry-less multiply
+ *
+ * A back end sees only its key area (gcm_ghash_key: its own layout of the
+ * hash key H = CIPH_K(0^128) and its powers) and the running hash value Y
+ * as the 16 bytes of the standard (SP 800-38D 6.3: byte 0 bit 7 is the
+ * coefficient of x^0).  Everything in the key area is secret.
+ */
+#ifndef GCIPHER_CIPHER_GCM_H
+#define GCIPHER_CIPHER_GCM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "cipher-internal.h"
+
+/* Bytes of the back ends' key area (enough for H^1..H^16 plus their
+ * Karatsuba halves).  */
+#define GCM_GHASH_KEY_SIZE 512
+
+struct gcm_ghash_key
+{
+  alignas (64) unsigned char bytes[GCM_GHASH_KEY_SIZE];
+};
+
+/* One GHASH back end.  */
+struct gcm_ghash_ops
+{
+  /* Derive the key area from H (16 bytes, SP 800-38D 6.4 byte order).
+   * Returns the stack burn depth.  */
+  unsigned int (*setkey) (gcm_ghash_key *key, const unsigned char *h);
+  /* Y = GHASH_H continued over NBLOCKS 16-byte blocks of BUF: for each
+   * block X, Y = (Y xor X) * H (SP 800-38D 6.4, Algorithm 2).  Y is the
+   * 16-byte running value in standard byte order.  NBLOCKS may be 0.
+   * Returns the stack burn depth.  */
+  unsigned int (*ghash) (const gcm_ghash_key *key, unsigned char *y,
+                         const unsigned char *buf, size_t nblocks);
+};
+
+/* The mode state (h->mode_ctx).  Zeroed at open and reset; wiped with
+ * the handle.  */
+struct gcm_state
+{
+  gcm_ghash_key key;                 /* H and its powers (secret).  */
+  alignas (16) unsigned char y[16];  /* Running GHASH value.  */
+  unsigned char tagiv[16];           /* CIPH_K(J0), xored into the tag.  */
+  unsigned char tag[16];             /* The tag once computed.  */
+  unsigned char macbuf[16];          /* Pending GHASH bytes.  */
+  unsigned int mac_unused;           /* Bytes pending in macbuf.  */
+  uint64_t aadlen;                   /* Bytes of AAD so far.  */
+  uint64_t datalen;                  /* Bytes of text so far.  */
+  unsigned char aad_finalized;       /* AAD padded and closed.  */
+  unsigned char data_finalized;      /* Text closed (tag computed).  */
+  unsigned char over_limits;         /* A length limit was exceeded.  */
+  const gcm_ghash_ops *ghash;        /* NULL until a key is set.  */
+  const char *ghash_name;            /* The back end's name.  */
+};
+
+/* The back ends, fastest first; the last (generic) needs no hwf.  The
+ * tests force each one by masking hwf to its bits.  */
+extern const cipher_impl_info _gcry_gcm_ghash_impls[] GCIPHER_INTERNAL;
+extern const size_t _gcry_gcm_n_ghash_impls GCIPHER_INTERNAL;
+
+/* Name of the GHASH back end of a keyed GCM handle, or NULL.  */
+const char *_gcry_cipher_gcm_ghash_name (gcry_cipher_hd_t c)
+  GCIPHER_INTERNAL;
+
+/* Back ends (each in its own file, compiled with its ISA flags).  */
+extern const gcm_ghash_ops _gcry_ghash_ops_generic GCIPHER_INTERNAL;
+#ifdef GCIPHER_ARCH_X86
+extern const gcm_ghash_ops _gcry_ghash_ops_pclmul GCIPHER_INTERNAL;
+/* Stitched AES-NI CTR + PCLMUL GHASH, the AES-NI path's gcm_crypt slot
+ * (cipher-gcm-intel-pclmul.cpp; see cipher_bulk_ops::gcm_crypt).  */
+size_t _gcry_aes_aesni_gcm_crypt (gcry_cipher_hd_t c, void *out,
+                                  const void *in, size_t nblocks,
+                                  int encrypt) GCIPHER_INTERNAL;
+#endif
+
+#endif /* GCIPHER_CIPHER_GCM_H */

@@ -1,0 +1,898 @@
+/* bench-compare.cpp - gcipher against the system libgcrypt and OpenSSL 3,
+ * in one process, with the AES round-instruction lower bound.
+ *
+ * Usage:
+ *   bench-compare [--sizes N,N,...] [--modes M,M,...|all] [--rounds N]
+ *                 [--ms MS] [--disable-hwf NAME]... [--csv] [ALGO...]
+ *
+ * ALGO: libgcrypt names (aes, aes192, aes256, ...; default the three AES
+ * key sizes).  Modes: ECB CBC CFB CFB8 OFB CTR XTS CCM EAX GCM OCB SIV
+ * GCM-SIV (default all).  Sizes: message lengths in bytes, multiples of
+ * 16, k/m suffixes allowed (default 16,64,256,1k,4k,16k,64k).
+ *
+ * The three sides:
+ *   gcipher    linked statically (../src/libgcipher-static.la), called
+ *              through the public gcry_* API;
+ *   libgcrypt  the system libgcrypt.so.20, loaded with dlmopen in its own
+ *              namespace (tests/sysgcrypt.h), the same API;
+ *   openssl    libcrypto through EVP (EVP_CIPHER_fetch "AES-128-GCM" ...;
+ *              a cipher it cannot fetch is `-': EAX, and GCM-SIV before
+ *              OpenSSL 3.2).
+ * --disable-hwf NAME goes to gcipher and to the system libgcrypt before
+ * either initialises (a name one of them rejects gives a warning); OpenSSL
+ * is not affected.
+ *
+ * A measurement is one full message per call, on the same buffers for
+ * every side: the IV (tweak, counter, nonce) is set, then the whole
+ * message encrypted or decrypted in one call (the padding-free Final of
+ * EVP included); AEAD messages authenticate no data and end with gettag
+ * (encryption) or the tag check of a valid tag (decryption); SIV's nonce
+ * is its last associated-data component (RFC 5297 3), so OpenSSL is given
+ * the same nonce as associated data; SIV and GCM-SIV handles are reset
+ * per message (libgcrypt requires it), and OpenSSL's SIV context is keyed
+ * again per message (it refuses a second message otherwise).  Keys are set up once, outside the
+ * timing.  Before timing, every side encrypts the message once and the
+ * ciphertexts and tags are compared (a mismatch is a warning on stderr
+ * and exit status 1); decryption rows decrypt that ciphertext.
+ *
+ * Timing: CLOCK_MONOTONIC_RAW around ITERS back-to-back messages, ITERS
+ * calibrated per side so a measurement lasts about --ms milliseconds
+ * (default 2).  Rounds (--rounds, default 5) interleave the sides
+ * (A B C, B C A, C A B, ...) on each row, and each round runs over all
+ * rows, so a row's rounds are spread over the whole run and a burst of
+ * other load hits only some of them.  A measurement during which the
+ * thread lost the CPU (its CPU time falls short of the wall time by more
+ * than 2% + 20 us) is repeated, up to 20 times.  The median over rounds
+ * is reported
+ * as ns per byte (so the table appears at the end; on a terminal, stderr
+ * shows the rounds' progress).
+ *
+ * The bound: bench::measure_aes_insn times AES round instructions (xmm
+ * AES-NI, ymm VAES, zmm VAES-512, only the forms this CPU has) and their
+ * latency, in cycles from the auto-Mhz estimate; a row's limit is
+ * bench::limit_cycles_per_byte (parallel modes: rounds x reciprocal
+ * throughput / bytes per instruction of the best form; serial chains:
+ * rounds x latency / 16) converted back to ns/B with a clock estimate
+ * taken right after the row (a side that disagreed in the cross-check is
+ * shown as `-').  A row nobody can run is left out.
+ *
+ * Output: see doc/gcipher.md 5 (`tests/bench-compare').
+ */
+#include <config.h>
+
+#include "gcrypt.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench-common.h"
+#include "sysgcrypt.h"
+
+namespace {
+
+constexpr const char *kPgm = "bench-compare";
+constexpr size_t kNonceLen = 12;
+constexpr size_t kTagLen = 16;
+
+enum SideId { kGcipher = 0, kSystem = 1, kOpenssl = 2, kNumSides = 3 };
+const char *const kSideName[kNumSides] = { "gcipher", "libgcrypt", "openssl" };
+
+bench::CompareOptions opt;
+int exit_status = 0;
+
+/* Buffers shared by every side: plaintext, reference ciphertext, output. */
+struct Buffers
+{
+  unsigned char *plain = nullptr;
+  unsigned char *cipher = nullptr;
+  unsigned char *out = nullptr;
+  unsigned char tag[kTagLen];
+};
+
+/* The row being measured.  */
+struct RowSpec
+{
+  int algo;
+  size_t keylen;           /* bytes, one key */
+  const bench::ModeInfo *mode;
+  bool enc;
+  size_t len;
+};
+
+unsigned char g_key[64];
+unsigned char g_iv[16];
+
+/* One side's implementation of a mode for one algorithm: set up once,
+ * then message () per call.  */
+class Runner
+{
+public:
+  virtual ~Runner () = default;
+  /* Encrypt PLAIN (LEN bytes) into OUT and the tag into TAG; false if the
+   * side cannot.  */
+  virtual bool encrypt_message (const unsigned char *plain,
+                                unsigned char *out, size_t len,
+                                unsigned char *tag) = 0;
+  /* Decrypt IN with TAG into OUT; false on an error or a tag that does not
+   * verify.  */
+  virtual bool decrypt_message (const unsigned char *in, unsigned char *out,
+                                size_t len, const unsigned char *tag) = 0;
+};
+
+/* ---- The gcry_* API (gcipher and the system libgcrypt) ------------------ */
+
+class GcryRunner : public Runner
+{
+public:
+  static std::unique_ptr<Runner>
+  create (const sysgcrypt *api, const RowSpec &r)
+  {
+    gcry_cipher_hd_t hd;
+    if (api->cipher_open (&hd, r.algo, r.mode->gcry_mode, 0))
+      return nullptr;
+    size_t klen = r.mode->double_key ? 2 * r.keylen : r.keylen;
+    if (api->cipher_setkey (hd, g_key, klen))
+      {
+        api->cipher_close (hd);
+        return nullptr;
+      }
+    return std::unique_ptr<Runner> (new GcryRunner (api, hd, r));
+  }
+  ~GcryRunner () override { api_->cipher_close (hd_); }
+
+  bool
+  encrypt_message (const unsigned char *in, unsigned char *out, size_t len,
+                   unsigned char *tag) override
+  {
+    if (!start (len))
+      return false;
+    if (api_->cipher_encrypt (hd_, out, len, in, len))
+      return false;
+    if (aead_)
+      return !api_->cipher_gettag (hd_, tag, kTagLen);
+    return true;
+  }
+
+  bool
+  decrypt_message (const unsigned char *in, unsigned char *out, size_t len,
+                   const unsigned char *tag) override
+  {
+    if (!start (len))
+      return false;
+    if (tag_first_
+        && api_->cipher_ctl (hd_, GCRYCTL_SET_DECRYPTION_TAG,
+                             const_cast<unsigned char *> (tag), kTagLen))
+      return false;
+    if (api_->cipher_decrypt (hd_, out, len, in, len))
+      return false;
+    if (aead_ && !tag_first_)
+      return !api_->cipher_checktag (hd_, tag, kTagLen);
+    return true;
+  }
+
+private:
+  GcryRunner (const sysgcrypt *api, gcry_cipher_hd_t hd, const RowSpec &r)
+    : api_ (api), hd_ (hd), mode_ (r.mode->gcry_mode), aead_ (r.mode->aead),
+      tag_first_ (mode_ == GCRY_CIPHER_MODE_SIV
+                  || mode_ == GCRY_CIPHER_MODE_GCM_SIV)
+  {
+  }
+
+  /* Per message: IV / counter / tweak, or the AEAD nonce and lengths.  */
+  bool
+  start (size_t len)
+  {
+    switch (mode_)
+      {
+      case GCRY_CIPHER_MODE_ECB:
+        return true;
+      case GCRY_CIPHER_MODE_CTR:
+        return !api_->cipher_setctr (hd_, g_iv, 16);
+      case GCRY_CIPHER_MODE_CBC: case GCRY_CIPHER_MODE_CFB:
+      case GCRY_CIPHER_MODE_CFB8: case GCRY_CIPHER_MODE_OFB:
+      case GCRY_CIPHER_MODE_XTS:
+        return !api_->cipher_setiv (hd_, g_iv, 16);
+      default:
+        break;
+      }
+    if (tag_first_ && api_->cipher_ctl (hd_, GCRYCTL_RESET, nullptr, 0))
+      return false;
+    if (api_->cipher_setiv (hd_, g_iv, kNonceLen))
+      return false;
+    if (mode_ == GCRY_CIPHER_MODE_CCM)
+      {
+        uint64_t params[3] = { (uint64_t) len, 0, kTagLen };
+        if (api_->cipher_ctl (hd_, GCRYCTL_SET_CCM_LENGTHS, params,
+                              sizeof params))
+          return false;
+      }
+    /* One data call per message: it is the last (OCB needs the mark).  */
+    return !api_->cipher_ctl (hd_, GCRYCTL_FINALIZE, nullptr, 0);
+  }
+
+  const sysgcrypt *api_;
+  gcry_cipher_hd_t hd_;
+  int mode_;
+  bool aead_;
+  bool tag_first_;
+};
+
+/* gcipher's own entry points in the sysgcrypt table layout.  */
+sysgcrypt
+gcipher_table ()
+{
+  sysgcrypt t {};
+  t.path = "(static)";
+  t.check_version = gcry_check_version;
+  t.control = gcry_control;
+  t.cipher_open = gcry_cipher_open;
+  t.cipher_close = gcry_cipher_close;
+  t.cipher_ctl = gcry_cipher_ctl;
+  t.cipher_info = gcry_cipher_info;
+  t.cipher_algo_info = gcry_cipher_algo_info;
+  t.cipher_algo_name = gcry_cipher_algo_name;
+  t.cipher_map_name = gcry_cipher_map_name;
+  t.cipher_mode_from_oid = gcry_cipher_mode_from_oid;
+  t.cipher_encrypt = gcry_cipher_encrypt;
+  t.cipher_decrypt = gcry_cipher_decrypt;
+  t.cipher_setkey = gcry_cipher_setkey;
+  t.cipher_setiv = gcry_cipher_setiv;
+  t.cipher_setctr = gcry_cipher_setctr;
+  t.cipher_authenticate = gcry_cipher_authenticate;
+  t.cipher_gettag = gcry_cipher_gettag;
+  t.cipher_checktag = gcry_cipher_checktag;
+  t.cipher_get_algo_keylen = gcry_cipher_get_algo_keylen;
+  t.cipher_get_algo_blklen = gcry_cipher_get_algo_blklen;
+  return t;
+}
+
+/* ---- OpenSSL EVP -------------------------------------------------------- */
+
+class EvpRunner : public Runner
+{
+public:
+  static std::unique_ptr<Runner>
+  create (const RowSpec &r)
+  {
+    if (r.algo != GCRY_CIPHER_AES && r.algo != GCRY_CIPHER_AES192
+        && r.algo != GCRY_CIPHER_AES256)
+      return nullptr;
+    /* "AES-128-CFB" is CFB-128; "AES-128-GCM-SIV" exists from 3.2.  */
+    std::string name = "AES-" + std::to_string (r.keylen * 8) + "-"
+                       + r.mode->name;
+    EVP_CIPHER *c = EVP_CIPHER_fetch (nullptr, name.c_str (), nullptr);
+    if (!c)
+      return nullptr;
+    std::unique_ptr<EvpRunner> run (new EvpRunner (c, r));
+    if (!run->setup (run->enc_, 1) || !run->setup (run->dec_, 0))
+      return nullptr;
+    return run;
+  }
+  ~EvpRunner () override
+  {
+    EVP_CIPHER_CTX_free (enc_);
+    EVP_CIPHER_CTX_free (dec_);
+    EVP_CIPHER_free (cipher_);
+  }
+
+  bool
+  encrypt_message (const unsigned char *in, unsigned char *out, size_t len,
+                   unsigned char *tag) override
+  {
+    int n = 0, fin = 0;
+    if (!EVP_CipherInit_ex (enc_, nullptr, nullptr, rekey (), iv (), -1))
+      return false;
+    if (!pre_data (enc_, len))
+      return false;
+    if (!EVP_CipherUpdate (enc_, out, &n, in, (int) len))
+      return false;
+    if (!EVP_CipherFinal_ex (enc_, out + n, &fin))
+      return false;
+    if (aead_)
+      return EVP_CIPHER_CTX_ctrl (enc_, EVP_CTRL_AEAD_GET_TAG, kTagLen,
+                                  tag) > 0;
+    return true;
+  }
+
+  bool
+  decrypt_message (const unsigned char *in, unsigned char *out, size_t len,
+                   const unsigned char *tag) override
+  {
+    int n = 0, fin = 0;
+    if (aead_ && ccm_
+        && EVP_CIPHER_CTX_ctrl (dec_, EVP_CTRL_AEAD_SET_TAG, kTagLen,
+                                const_cast<unsigned char *> (tag)) <= 0)
+      return false;
+    if (!EVP_CipherInit_ex (dec_, nullptr, nullptr, rekey (), iv (), -1))
+      return false;
+    if (aead_ && !ccm_
+        && EVP_CIPHER_CTX_ctrl (dec_, EVP_CTRL_AEAD_SET_TAG, kTagLen,
+                                const_cast<unsigned char *> (tag)) <= 0)
+      return false;
+    if (!pre_data (dec_, len))
+      return false;
+    /* CCM verifies in the data call and has no Final.  */
+    if (EVP_CipherUpdate (dec_, out, &n, in, (int) len) <= 0)
+      return false;
+    if (ccm_)
+      return true;
+    return EVP_CipherFinal_ex (dec_, out + n, &fin) > 0;
+  }
+
+private:
+  EvpRunner (EVP_CIPHER *c, const RowSpec &r)
+    : cipher_ (c), enc_ (EVP_CIPHER_CTX_new ()),
+      dec_ (EVP_CIPHER_CTX_new ()), aead_ (r.mode->aead),
+      ccm_ (r.mode->gcry_mode == GCRY_CIPHER_MODE_CCM),
+      siv_ (r.mode->gcry_mode == GCRY_CIPHER_MODE_SIV),
+      ecb_ (r.mode->gcry_mode == GCRY_CIPHER_MODE_ECB),
+      keylen_ (r.mode->double_key ? 2 * r.keylen : r.keylen)
+  {
+  }
+
+  const unsigned char *iv () const { return ecb_ || siv_ ? nullptr : g_iv; }
+  /* A finished OpenSSL SIV context takes no further message until it is
+   * keyed again (3.0: the next update fails), so SIV re-keys per message;
+   * the others keep their key.  */
+  const unsigned char *rekey () const { return siv_ ? g_key : nullptr; }
+
+  /* Key CTX for one direction (ENC 1 or 0): OpenSSL expands the key for
+   * the direction given with it.  */
+  bool
+  setup (EVP_CIPHER_CTX *ctx, int enc)
+  {
+    if (!ctx || !EVP_CipherInit_ex (ctx, cipher_, nullptr, nullptr, nullptr,
+                                    enc))
+      return false;
+    if ((size_t) EVP_CIPHER_CTX_get_key_length (ctx) != keylen_)
+      return false;
+    if (aead_ && !siv_
+        && EVP_CIPHER_CTX_ctrl (ctx, EVP_CTRL_AEAD_SET_IVLEN, kNonceLen,
+                                nullptr) <= 0)
+      return false;
+    /* CCM's tag length is part of its first block (SP 800-38C A.2.1):
+     * set it before the key; decryption wants a tag value with it.  */
+    unsigned char no_tag[kTagLen] = { 0 };
+    if (ccm_
+        && EVP_CIPHER_CTX_ctrl (ctx, EVP_CTRL_AEAD_SET_TAG, kTagLen,
+                                enc ? nullptr : no_tag) <= 0)
+      return false;
+    if (!EVP_CipherInit_ex (ctx, nullptr, nullptr, g_key, nullptr, enc))
+      return false;
+    if (!aead_)
+      EVP_CIPHER_CTX_set_padding (ctx, 0);
+    return true;
+  }
+
+  /* CCM: the message length first; SIV: the nonce as associated data.  */
+  bool
+  pre_data (EVP_CIPHER_CTX *ctx, size_t len)
+  {
+    int n = 0;
+    if (ccm_)
+      return EVP_CipherUpdate (ctx, nullptr, &n, nullptr, (int) len) > 0;
+    if (siv_)
+      return EVP_CipherUpdate (ctx, nullptr, &n, g_iv, kNonceLen) > 0;
+    return true;
+  }
+
+  EVP_CIPHER *cipher_;
+  EVP_CIPHER_CTX *enc_;
+  EVP_CIPHER_CTX *dec_;
+  bool aead_, ccm_, siv_, ecb_;
+  size_t keylen_;
+};
+
+/* ---- Measurement -------------------------------------------------------- */
+
+struct SideState
+{
+  std::unique_ptr<Runner> run;
+  size_t iters = 0;
+  std::vector<double> ns_per_call;   /* one per round */
+  bool mismatch = false;
+};
+
+bool
+one_message (SideState &s, const RowSpec &r, const Buffers &b)
+{
+  if (r.enc)
+    {
+      unsigned char tag[kTagLen];
+      return s.run->encrypt_message (b.plain, b.out, r.len, tag);
+    }
+  return s.run->decrypt_message (b.cipher, b.out, r.len, b.tag);
+}
+
+/* Measurements repeated because another process took the CPU, and those
+ * that stayed preempted after every retry.  */
+constexpr int kMaxRetries = 20;
+long g_retried, g_preempted;
+
+/* Time ITERS messages; ns per message, or -1 on an error.  The clock is
+ * CLOCK_MONOTONIC_RAW; a measurement during which the thread lost the CPU
+ * (bench::was_preempted) is repeated, up to kMaxRetries times.  */
+double
+time_messages (SideState &s, const RowSpec &r, const Buffers &b,
+               size_t iters)
+{
+  for (int attempt = 0;; attempt++)
+    {
+      uint64_t c0 = bench::thread_cpu_ns ();
+      uint64_t t0 = bench::now_ns ();
+      for (size_t i = 0; i < iters; i++)
+        if (!one_message (s, r, b))
+          return -1;
+      uint64_t t1 = bench::now_ns ();
+      uint64_t c1 = bench::thread_cpu_ns ();
+      bool lost = bench::was_preempted (t1 - t0, c1 - c0);
+      if (lost && attempt < kMaxRetries)
+        {
+          g_retried++;
+          continue;
+        }
+      if (lost)
+        g_preempted++;
+      return (double) (t1 - t0) / (double) iters;
+    }
+}
+
+/* Iterations for a measurement of about opt.target_ms.  */
+size_t
+calibrate (SideState &s, const RowSpec &r, const Buffers &b)
+{
+  double target_ns = opt.target_ms * 1e6;
+  size_t n = 1;
+  for (;;)
+    {
+      double per = time_messages (s, r, b, n);
+      if (per < 0)
+        return 0;
+      double total = per * (double) n;
+      if (total >= target_ns / 8 || n >= ((size_t) 1 << 30))
+        {
+          double want = target_ns / (per > 0 ? per : 1);
+          return want < 1 ? 1 : (size_t) want;
+        }
+      n *= total < target_ns / 1000 ? 16 : 2;
+    }
+}
+
+struct Result
+{
+  RowSpec row;
+  double ns_per_byte[kNumSides] = { 0, 0, 0 };   /* 0: side lacks it */
+  double limit_ns_per_byte = 0;
+  double mhz = 0;          /* clock estimate right after the row */
+};
+
+const sysgcrypt *g_api[2];   /* gcipher, system (may be NULL) */
+
+/* A row across the rounds: its runners, the reference ciphertext and tag
+ * (the input of a decryption row), and per-round clock estimates.  */
+struct RowState
+{
+  RowSpec row;
+  SideState side[kNumSides];
+  std::vector<unsigned char> ct;
+  unsigned char tag[kTagLen];
+  std::vector<double> mhz;
+};
+
+/* Set a row up: runners, the cross-check, the reference ciphertext and the
+ * per-side iteration counts.  False if no side can run it.  */
+bool
+prepare_row (RowState &st, Buffers &b)
+{
+  const RowSpec &r = st.row;
+  SideState *side = st.side;
+  for (int i = 0; i < kNumSides; i++)
+    {
+      if (i == kOpenssl)
+        side[i].run = EvpRunner::create (r);
+      else if (g_api[i])
+        side[i].run = GcryRunner::create (g_api[i], r);
+    }
+
+  /* Reference encryption and the cross-check.  */
+  bool have_ref = false;
+  st.ct.assign (r.len, 0);
+  memset (st.tag, 0, sizeof st.tag);
+  for (int i = 0; i < kNumSides; i++)
+    {
+      if (!side[i].run)
+        continue;
+      unsigned char tag[kTagLen] = { 0 };
+      /* Twice, so a side that mishandles a second message on the same
+       * handle shows up too.  */
+      bool ok = side[i].run->encrypt_message (b.plain, b.out, r.len, tag)
+                && side[i].run->encrypt_message (b.plain, b.out, r.len, tag);
+      if (!ok)
+        {
+          side[i].run.reset ();
+          continue;
+        }
+      if (!have_ref)
+        {
+          memcpy (st.ct.data (), b.out, r.len);
+          memcpy (st.tag, tag, kTagLen);
+          have_ref = true;
+        }
+      else if (memcmp (st.ct.data (), b.out, r.len)
+               || (r.mode->aead && memcmp (st.tag, tag, kTagLen)))
+        side[i].mismatch = true;
+    }
+  if (!have_ref)
+    return false;
+  memcpy (b.cipher, st.ct.data (), r.len);
+  memcpy (b.tag, st.tag, kTagLen);
+  bool any = false;
+  for (int i = 0; i < kNumSides; i++)
+    {
+      if (!side[i].run)
+        continue;
+      if (!r.enc)
+        {
+          bool ok = side[i].run->decrypt_message (b.cipher, b.out, r.len,
+                                                  b.tag)
+                    && side[i].run->decrypt_message (b.cipher, b.out, r.len,
+                                                     b.tag);
+          if (!ok || memcmp (b.out, b.plain, r.len))
+            side[i].mismatch = true;
+        }
+      if (side[i].mismatch)
+        {
+          fprintf (stderr, "%s: warning: %s %s %s %zu bytes: %s disagrees"
+                   " with %s\n", kPgm, g_api[0]->cipher_algo_name (r.algo),
+                   r.mode->name, r.enc ? "enc" : "dec", r.len, kSideName[i],
+                   i ? kSideName[0] : "the others");
+          exit_status = 1;
+          side[i].run.reset ();
+          continue;
+        }
+      side[i].iters = calibrate (side[i], r, b);
+      if (!side[i].iters)
+        side[i].run.reset ();
+      else
+        any = true;
+    }
+  return any;
+}
+
+/* One round of a row: every side once, the order rotating with ROUND, then
+ * a clock estimate (the bound is fixed in cycles, the clock drifts).  */
+void
+measure_round (RowState &st, Buffers &b, int round)
+{
+  const RowSpec &r = st.row;
+  memcpy (b.cipher, st.ct.data (), r.len);
+  memcpy (b.tag, st.tag, kTagLen);
+  for (int k = 0; k < kNumSides; k++)
+    {
+      int i = (round + k) % kNumSides;
+      SideState &sd = st.side[i];
+      if (!sd.run)
+        continue;
+      double per = time_messages (sd, r, b, sd.iters);
+      if (per < 0)
+        {
+          fprintf (stderr, "%s: warning: %s %s %s %zu bytes: %s failed"
+                   " during timing\n", kPgm,
+                   g_api[0]->cipher_algo_name (r.algo), r.mode->name,
+                   r.enc ? "enc" : "dec", r.len, kSideName[i]);
+          exit_status = 1;
+          sd.run.reset ();
+          sd.ns_per_call.clear ();
+          continue;
+        }
+      sd.ns_per_call.push_back (per);
+    }
+  st.mhz.push_back (bench::estimate_cpu_mhz (4));
+}
+
+/* The medians of a measured row.  */
+Result
+row_result (const RowState &st)
+{
+  Result res;
+  res.row = st.row;
+  for (int i = 0; i < kNumSides; i++)
+    if (st.side[i].run && !st.side[i].ns_per_call.empty ())
+      res.ns_per_byte[i] = bench::median (st.side[i].ns_per_call)
+                           / (double) st.row.len;
+  res.mhz = bench::median (st.mhz);
+  return res;
+}
+
+/* ---- Output -------------------------------------------------------------- */
+
+std::string
+fmt (double v, const char *missing = "-")
+{
+  if (v <= 0)
+    return missing;
+  char buf[32];
+  if (v < 10)
+    snprintf (buf, sizeof buf, "%.3f", v);
+  else if (v < 100)
+    snprintf (buf, sizeof buf, "%.2f", v);
+  else
+    snprintf (buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
+std::string
+size_label (size_t n)
+{
+  char buf[32];
+  if (n >= 1024 && n % 1024 == 0)
+    snprintf (buf, sizeof buf, "%zuK", n / 1024);
+  else
+    snprintf (buf, sizeof buf, "%zu", n);
+  return buf;
+}
+
+double g_mhz;
+bench::AesInsnTiming g_insn;
+
+void
+print_result (const Result &res)
+{
+  const RowSpec &r = res.row;
+  const char *algo = g_api[0]->cipher_algo_name (r.algo);
+  double g = res.ns_per_byte[kGcipher];
+  double ratio = bench::ratio_best_peer (
+      g, { res.ns_per_byte[kSystem], res.ns_per_byte[kOpenssl] });
+  double pct = bench::percent_of_limit (res.limit_ns_per_byte, g);
+  if (opt.csv)
+    {
+      /* Five significant digits; empty where absent.  */
+      auto num = [] (double v) {
+        char buf[32] = "";
+        if (v > 0)
+          snprintf (buf, sizeof buf, "%.5g", v);
+        return std::string (buf);
+      };
+      std::vector<std::string> f = {
+        algo, std::to_string (r.keylen * 8), r.mode->name,
+        r.enc ? "enc" : "dec", std::to_string (r.len),
+        num (g), num (res.ns_per_byte[kSystem]),
+        num (res.ns_per_byte[kOpenssl]), num (ratio),
+        num (res.limit_ns_per_byte), num (pct), num (res.mhz) };
+      printf ("%s\n", bench::format_csv_line (f).c_str ());
+    }
+  else
+    {
+      char ratio_s[32] = "-", pct_s[32] = "-";
+      if (ratio > 0)
+        snprintf (ratio_s, sizeof ratio_s, "%.2f%s", ratio,
+                  ratio < 1 ? " <" : "");
+      if (pct > 0)
+        snprintf (pct_s, sizeof pct_s, "%.0f%%", pct);
+      printf ("%-8s %-7s %-3s %6s %9s %9s %9s %7s %9s %7s\n", algo,
+              r.mode->name, r.enc ? "enc" : "dec", size_label (r.len).c_str (),
+              fmt (g).c_str (), fmt (res.ns_per_byte[kSystem]).c_str (),
+              fmt (res.ns_per_byte[kOpenssl]).c_str (), ratio_s,
+              fmt (res.limit_ns_per_byte).c_str (), pct_s);
+    }
+  fflush (stdout);
+}
+
+void
+print_preamble (const sysgcrypt *sys)
+{
+  const char *p = opt.csv ? "# " : "";
+  printf ("%sbench-compare: gcipher %s (static) | libgcrypt %s (%s) | %s\n",
+          p, g_api[0]->check_version (nullptr),
+          sys ? sys->version : "-", sys ? sys->path : sysgcrypt_error (),
+          OpenSSL_version (OPENSSL_VERSION));
+  printf ("%sclock %.0f MHz (auto, dependent-add chain)\n", p, g_mhz);
+  printf ("%sAES round instruction (cycles):", p);
+  bool any = false;
+  for (int f = 0; f < bench::kNumForms; f++)
+    if (g_insn.have[f])
+      {
+        printf (" %s %.2f/insn (%.3f/block)", bench::aes_form_name (f),
+                g_insn.recip_tput[f],
+                g_insn.recip_tput[f] / bench::aes_form_lanes (f));
+        any = true;
+      }
+  if (any)
+    printf ("; latency %.2f; bound uses %s\n", g_insn.latency,
+            bench::aes_form_name (bench::best_aes_form (g_insn)));
+  else
+    printf (" not measured (no kernels for this CPU)\n");
+  if (!opt.disable_hwf.empty ())
+    {
+      printf ("%sdisabled hwf (gcipher, libgcrypt; not OpenSSL):", p);
+      for (const std::string &h : opt.disable_hwf)
+        printf (" %s", h.c_str ());
+      putchar ('\n');
+    }
+  printf ("%smedian of %d rounds of ~%.1f ms; ns per byte of one message;"
+          " ratio = best peer / gcipher (>1: gcipher faster, `<' marks"
+          " gcipher behind); limit = AES-instruction bound, %%limit ="
+          " limit / gcipher\n", p, opt.rounds, opt.target_ms);
+  if (opt.csv)
+    printf ("algo,keybits,mode,dir,bytes,gcipher_ns_per_byte,"
+            "libgcrypt_ns_per_byte,openssl_ns_per_byte,ratio,"
+            "limit_ns_per_byte,limit_percent,mhz\n");
+  else
+    printf ("%-8s %-7s %-3s %6s %9s %9s %9s %7s %9s %7s\n", "algo", "mode",
+            "dir", "bytes", "gcipher", "libgcrypt", "openssl", "ratio",
+            "limit", "%limit");
+  fflush (stdout);
+}
+
+[[noreturn]] void
+usage (int status, const std::string &why)
+{
+  if (!why.empty ())
+    fprintf (stderr, "%s: %s\n", kPgm, why.c_str ());
+  fprintf (status ? stderr : stdout,
+           "usage: %s [--sizes N,N,...] [--modes M,M,...|all] [--rounds N]\n"
+           "       [--ms MS] [--disable-hwf NAME]... [--csv] [ALGO...]\n",
+           kPgm);
+  exit (status);
+}
+
+} // namespace
+
+int
+main (int argc, char **argv)
+{
+  std::vector<std::string> args (argv + 1, argv + argc);
+  for (const std::string &a : args)
+    if (a == "--help" || a == "-h")
+      usage (0, "");
+  std::string err;
+  if (!bench::parse_compare_args (args, &opt, &err))
+    usage (2, err);
+  if (opt.modes.empty ())
+    for (const bench::ModeInfo &m : bench::all_modes ())
+      opt.modes.push_back (&m);
+  if (opt.algos.empty ())
+    opt.algos = { "aes", "aes192", "aes256" };
+
+  /* Hardware features off on both gcrypt sides before they initialise. */
+  for (const std::string &h : opt.disable_hwf)
+    {
+      if (gcry_control (GCRYCTL_DISABLE_HWF, h.c_str (), NULL))
+        fprintf (stderr, "%s: warning: gcipher does not know hardware"
+                 " feature `%s'\n", kPgm, h.c_str ());
+      sysgcrypt_disable_hwf (h.c_str ());
+    }
+  gcry_check_version (NULL);
+  gcry_control (GCRYCTL_DISABLE_SECMEM, 0);
+  gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
+  static sysgcrypt own = gcipher_table ();
+  g_api[kGcipher] = &own;
+
+  const sysgcrypt *sys = sysgcrypt_load ();
+  if (!sys)
+    fprintf (stderr, "%s: warning: no system libgcrypt: %s\n", kPgm,
+             sysgcrypt_error ());
+  else
+    {
+      for (const char *s = sysgcrypt_rejected_hwf (); *s;)
+        {
+          const char *sp = strchr (s, ' ');
+          fprintf (stderr, "%s: warning: the system libgcrypt does not know"
+                   " hardware feature `%.*s'\n", kPgm, (int) (sp - s), s);
+          s = sp + 1;
+        }
+      sys->control (GCRYCTL_DISABLE_SECMEM, 0);
+      sys->control (GCRYCTL_INITIALIZATION_FINISHED, 0);
+    }
+  g_api[kSystem] = sys;
+
+  size_t maxlen = 0;
+  for (size_t s : opt.sizes)
+    maxlen = s > maxlen ? s : maxlen;
+  Buffers b;
+  std::vector<unsigned char *> raw;
+  for (unsigned char **p : { &b.plain, &b.cipher, &b.out })
+    {
+      unsigned char *m = static_cast<unsigned char *> (
+          aligned_alloc (64, (maxlen + 127) / 64 * 64));
+      if (!m)
+        {
+          fprintf (stderr, "%s: out of memory\n", kPgm);
+          return 2;
+        }
+      raw.push_back (m);
+      *p = m;
+    }
+  for (size_t i = 0; i < maxlen; i++)
+    b.plain[i] = (unsigned char) (1 + i % 251);
+  memset (b.cipher, 0, maxlen);
+  memset (b.out, 0, maxlen);
+  for (size_t i = 0; i < sizeof g_key; i++)
+    g_key[i] = (unsigned char) (0x31 + 7 * i);
+  for (size_t i = 0; i < sizeof g_iv; i++)
+    g_iv[i] = (unsigned char) (0xa0 + i);
+
+  bench::spin_warmup (200);
+  g_mhz = bench::estimate_cpu_mhz (32);
+  g_insn = bench::measure_aes_insn (g_mhz);
+  print_preamble (sys);
+
+  /* Set every row up, then run the rounds over all rows: a round of a
+   * row lasts a few ms, and spreading a row's rounds over the whole run
+   * lets the median drop a burst of other load on the machine.  */
+  std::vector<std::unique_ptr<RowState>> rows;
+  for (const std::string &name : opt.algos)
+    {
+      int algo = gcry_cipher_map_name (name.c_str ());
+      if (!algo && sys)
+        algo = sys->cipher_map_name (name.c_str ());
+      if (!algo)
+        {
+          fprintf (stderr, "%s: unknown algorithm `%s'\n", kPgm,
+                   name.c_str ());
+          exit_status = 1;
+          continue;
+        }
+      size_t keylen = gcry_cipher_get_algo_keylen (algo);
+      if (!keylen && sys)
+        keylen = sys->cipher_get_algo_keylen (algo);
+      if (!keylen || keylen > 32)
+        {
+          fprintf (stderr, "%s: %s: no usable key length\n", kPgm,
+                   name.c_str ());
+          exit_status = 1;
+          continue;
+        }
+      for (const bench::ModeInfo *m : opt.modes)
+        for (int dir = 0; dir < 2; dir++)
+          for (size_t len : opt.sizes)
+            {
+              std::unique_ptr<RowState> st (new RowState);
+              st->row = RowSpec { algo, keylen, m, dir == 0, len };
+              if (prepare_row (*st, b))   /* else nobody has it */
+                rows.push_back (std::move (st));
+            }
+    }
+  bool progress = isatty (2);
+  for (int round = 0; round < opt.rounds; round++)
+    {
+      for (auto &st : rows)
+        measure_round (*st, b, round);
+      if (progress)
+        fprintf (stderr, "%s: round %d/%d done\n", kPgm, round + 1,
+                 opt.rounds);
+    }
+  for (auto &st : rows)
+    {
+      Result res = row_result (*st);
+      int algo = st->row.algo;
+      if (algo == GCRY_CIPHER_AES || algo == GCRY_CIPHER_AES192
+          || algo == GCRY_CIPHER_AES256)
+        res.limit_ns_per_byte = bench::cycles_to_ns (
+            bench::limit_cycles_per_byte (*st->row.mode, st->row.enc,
+                                          bench::aes_rounds (st->row.keylen),
+                                          g_insn),
+            res.mhz);
+      print_result (res);
+    }
+  printf ("%s%ld measurements repeated because another process took the"
+          " CPU\n", opt.csv ? "# " : "", g_retried);
+  if (g_preempted)
+    fprintf (stderr, "%s: warning: %ld measurements lost the CPU to other"
+             " processes even after %d retries (a busy machine; %ld retried"
+             " measurements in all)\n", kPgm, g_preempted, kMaxRetries,
+             g_retried);
+  for (unsigned char *m : raw)
+    free (m);
+  return exit_status;
+}

@@ -1,0 +1,33 @@
+/* bench-limit.h - kernels of the AES round-instruction micro-benchmark
+ * (tests/bench-limit-x86.cpp, compiled with -maes -mvaes -mavx512f; on
+ * other targets tests/bench-limit-none.cpp supplies stubs).
+ *
+ * Callers check the CPU first (bench::detect_aes_forms): a kernel of a
+ * form the CPU lacks faults.  bench::measure_aes_insn times these with
+ * the slope method and turns them into cycles.
+ */
+#ifndef GCIPHER_TESTS_BENCH_LIMIT_H
+#define GCIPHER_TESTS_BENCH_LIMIT_H
+
+#include <cstddef>
+
+namespace bench {
+
+/* Independent dependency chains in one throughput-kernel iteration.  */
+extern const int kLimitChains;
+/* Dependent instructions in one latency-kernel iteration.  */
+extern const int kLimitLatencyChain;
+
+/* True if this build has the kernels (x86 only).  */
+bool limit_kernels_built ();
+
+/* ITERS iterations of kLimitChains independent AES round instructions of
+ * FORM (0 = aesenc xmm, 1 = vaesenc ymm, 2 = vaesenc zmm).  */
+void limit_throughput_kernel (int form, size_t iters);
+
+/* ITERS iterations of kLimitLatencyChain dependent aesenc xmm.  */
+void limit_latency_kernel (size_t iters);
+
+} // namespace bench
+
+#endif /* GCIPHER_TESTS_BENCH_LIMIT_H */
