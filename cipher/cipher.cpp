@@ -58,6 +58,20 @@ bad_handle (gcry_cipher_hd_t h)
   return !h || (h->magic != CTX_MAGIC_NORMAL && h->magic != CTX_MAGIC_SECURE);
 }
 
+/* OUT and IN share some but not all bytes.  libgcrypt allows only
+ * IN == OUT (in place) or disjoint buffers and silently returns garbage
+ * otherwise (different garbage per path); gcipher refuses with
+ * GPG_ERR_INV_ARG.  Only addresses are compared: public data.  */
+bool
+partial_overlap (const void *out, size_t outlen, const void *in, size_t inlen)
+{
+  if (!outlen || !inlen || out == in)
+    return false;
+  uintptr_t o = reinterpret_cast<uintptr_t> (out);
+  uintptr_t i = reinterpret_cast<uintptr_t> (in);
+  return o < i + inlen && i < o + outlen;
+}
+
 const cipher_mode_ops *
 mode_ops_of (int mode)
 {
@@ -493,7 +507,9 @@ _gcry_cipher_close (gcry_cipher_hd_t h)
     return;
   if (h->magic != CTX_MAGIC_NORMAL && h->magic != CTX_MAGIC_SECURE)
     {
-      _gcry_log_error ("gcry_cipher_close: invalid or already closed handle\n");
+      /* Catches foreign memory; a handle used after close is the
+       * caller's undefined behaviour and may go unnoticed.  */
+      _gcry_log_error ("gcry_cipher_close: not a cipher handle\n");
       return;
     }
   size_t size = h->alloc_size;
@@ -807,6 +823,8 @@ _gcry_cipher_encrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
     }
   if (!out && outsize)
     return GPG_ERR_INV_ARG;  /* libgcrypt would crash.  */
+  if (partial_overlap (out, outsize < inlen ? outsize : inlen, in, inlen))
+    return GPG_ERR_INV_ARG;
   gcry_err_code_t rc = dispatch (h, static_cast<unsigned char *> (out),
                                  outsize,
                                  static_cast<const unsigned char *> (in),
@@ -834,6 +852,8 @@ _gcry_cipher_decrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
     }
   if (!out && outsize)
     return GPG_ERR_INV_ARG;  /* libgcrypt would crash.  */
+  if (partial_overlap (out, outsize < inlen ? outsize : inlen, in, inlen))
+    return GPG_ERR_INV_ARG;
   return dispatch (h, static_cast<unsigned char *> (out), outsize,
                    static_cast<const unsigned char *> (in), inlen, false);
 }
@@ -844,7 +864,11 @@ gcry_err_code_t
 _gcry_cipher_authenticate (gcry_cipher_hd_t h, const void *abuf,
                            size_t abuflen)
 {
-  if (bad_handle (h) || (!abuf && abuflen))
+  if (bad_handle (h))
+    return GPG_ERR_INV_ARG;
+  /* A non-AEAD mode answers GPG_ERR_INV_CIPHER_MODE below whatever the
+   * buffer; only a mode that would use it gets the NULL check.  */
+  if (!abuf && abuflen && h->mode_ops && h->mode_ops->authenticate)
     return GPG_ERR_INV_ARG;
   if (h->mode_ops && h->mode_ops->authenticate)
     return h->mode_ops->authenticate (
@@ -857,7 +881,11 @@ _gcry_cipher_authenticate (gcry_cipher_hd_t h, const void *abuf,
 gcry_err_code_t
 _gcry_cipher_gettag (gcry_cipher_hd_t h, void *outtag, size_t taglen)
 {
-  if (bad_handle (h) || (!outtag && taglen))
+  if (bad_handle (h))
+    return GPG_ERR_INV_ARG;
+  /* A non-AEAD mode answers GPG_ERR_INV_CIPHER_MODE below whatever the
+   * buffer; only a mode that would use it gets the NULL check.  */
+  if (!outtag && taglen && h->mode_ops && h->mode_ops->gettag)
     return GPG_ERR_INV_ARG;
   if (h->mode_ops && h->mode_ops->gettag)
     return h->mode_ops->gettag (h, static_cast<unsigned char *> (outtag),
@@ -870,7 +898,11 @@ _gcry_cipher_gettag (gcry_cipher_hd_t h, void *outtag, size_t taglen)
 gcry_err_code_t
 _gcry_cipher_checktag (gcry_cipher_hd_t h, const void *intag, size_t taglen)
 {
-  if (bad_handle (h) || (!intag && taglen))
+  if (bad_handle (h))
+    return GPG_ERR_INV_ARG;
+  /* A non-AEAD mode answers GPG_ERR_INV_CIPHER_MODE below whatever the
+   * buffer; only a mode that would use it gets the NULL check.  */
+  if (!intag && taglen && h->mode_ops && h->mode_ops->checktag)
     return GPG_ERR_INV_ARG;
   if (h->mode_ops && h->mode_ops->checktag)
     return h->mode_ops->checktag (

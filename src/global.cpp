@@ -285,8 +285,20 @@ _gcry_vcontrol (enum gcry_ctl_cmds cmd, va_list ap)
 
     case GCRYCTL_PRINT_CONFIG:
       {
+        /* NULL: libgcrypt logs the text (stderr or the log handler),
+         * never touching the program's stdout.  */
         FILE *fp = va_arg (ap, FILE *);
-        print_config (fp ? fp : stdout);
+        if (fp)
+          print_config (fp);
+        else
+          {
+            char *text = _gcry_get_config (0, nullptr);
+            if (text)
+              {
+                _gcry_log_info ("%s", text);
+                _gcry_free (text);
+              }
+          }
       }
       break;
 
@@ -307,10 +319,15 @@ _gcry_vcontrol (enum gcry_ctl_cmds cmd, va_list ap)
       }
       break;
 
+    case GCRYCTL_DRBG_REINIT:
+      /* No DRBG here; libgcrypt 1.10 (not in FIPS mode) answers every
+       * reinit request with GPG_ERR_INV_ARG.  */
+      rc = GPG_ERR_INV_ARG;
+      break;
+
     case GCRYCTL_SET_RANDOM_DAEMON_SOCKET:
     case GCRYCTL_USE_RANDOM_DAEMON:
     case GCRYCTL_SET_RNDEGD_SOCKET:
-    case GCRYCTL_DRBG_REINIT:
     case GCRYCTL_FIPS_SERVICE_INDICATOR_CIPHER:
     case GCRYCTL_FIPS_SERVICE_INDICATOR_KDF:
     case 58: case 59: case 60: case 61: case 62:   /* libgcrypt-private. */

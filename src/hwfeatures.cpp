@@ -159,7 +159,7 @@ hwf_disable_list (const char *s, const char *origin)
       unsigned int bit = hwf_lookup (start, (size_t) (s - start), &known);
       if (known)
         hwf_disable_bits (bit);
-      else if (_gcry_verbosity)
+      else if (_gcry_verbosity || strcmp (origin, "GCIPHER_DISABLE_HWF") == 0)
         _gcry_log_info ("%s: unknown hardware feature '%.*s' ignored\n",
                         origin, (int) (s - start), start);
     }

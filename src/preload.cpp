@@ -77,7 +77,33 @@ struct preload_handle
 {
   uint32_t magic;           /* PRELOAD_MAGIC.  */
   gcry_cipher_hd_t real;    /* The real libgcrypt's handle.  */
+  int mode;                 /* As opened.  */
 };
+
+/* Modes whose authenticate/gettag/checktag read or write the buffer.  */
+bool
+aead_mode (int mode)
+{
+  switch (mode)
+    {
+    case GCRY_CIPHER_MODE_CCM: case GCRY_CIPHER_MODE_GCM:
+    case GCRY_CIPHER_MODE_POLY1305: case GCRY_CIPHER_MODE_OCB:
+    case GCRY_CIPHER_MODE_EAX: case GCRY_CIPHER_MODE_SIV:
+    case GCRY_CIPHER_MODE_GCM_SIV:
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* A NULL buffer of nonzero length would crash the real libgcrypt;
+ * forwarded handles get gcipher's answer for it, GPG_ERR_INV_ARG, as
+ * gcipher's own handles do.  */
+bool
+null_buffer (const void *p, size_t len)
+{
+  return !p && len;
+}
 
 /* The real libgcrypt's cipher API (NULL members if absent).  */
 struct real_api
@@ -320,6 +346,7 @@ gcry_cipher_open (gcry_cipher_hd_t *handle, int algo, int mode,
         }
       p->magic = PRELOAD_MAGIC;
       p->real = rh;
+      p->mode = mode;
       *handle = reinterpret_cast<gcry_cipher_hd_t> (p);
       if (trace_fd >= 0)
         trace ("gcipher: open hd=%p algo=%s mode=%s -> forwarded",
@@ -434,8 +461,12 @@ gcry_cipher_encrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
 {
   init ();
   if (preload_handle *p = as_forwarded (h))
-    return real.encrypt ? real.encrypt (p->real, out, outsize, in, inlen)
+    {
+      if (null_buffer (out, outsize))
+        return wrap (GPG_ERR_INV_ARG);
+      return real.encrypt ? real.encrypt (p->real, out, outsize, in, inlen)
                         : no_real ();
+    }
   return wrap (_gcry_cipher_encrypt (h, out, outsize, in, inlen));
 }
 
@@ -445,8 +476,12 @@ gcry_cipher_decrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
 {
   init ();
   if (preload_handle *p = as_forwarded (h))
-    return real.decrypt ? real.decrypt (p->real, out, outsize, in, inlen)
+    {
+      if (null_buffer (out, outsize))
+        return wrap (GPG_ERR_INV_ARG);
+      return real.decrypt ? real.decrypt (p->real, out, outsize, in, inlen)
                         : no_real ();
+    }
   return wrap (_gcry_cipher_decrypt (h, out, outsize, in, inlen));
 }
 
@@ -456,6 +491,8 @@ gcry_cipher_setkey (gcry_cipher_hd_t h, const void *key, size_t keylen)
   init ();
   if (preload_handle *p = as_forwarded (h))
     {
+      if (null_buffer (key, keylen))
+        return gcry_error_user1 (GPG_ERR_INV_ARG);
       gcry_error_t err = real.setkey ? real.setkey (p->real, key, keylen)
                                      : no_real ();
       if (trace_fd >= 0)
@@ -506,8 +543,12 @@ gcry_cipher_authenticate (gcry_cipher_hd_t h, const void *abuf,
 {
   init ();
   if (preload_handle *p = as_forwarded (h))
-    return real.authenticate ? real.authenticate (p->real, abuf, abuflen)
-                             : no_real ();
+    {
+      if (aead_mode (p->mode) && null_buffer (abuf, abuflen))
+        return wrap (GPG_ERR_INV_ARG);
+      return real.authenticate ? real.authenticate (p->real, abuf, abuflen)
+                               : no_real ();
+    }
   return wrap (_gcry_cipher_authenticate (h, abuf, abuflen));
 }
 
@@ -516,7 +557,11 @@ gcry_cipher_gettag (gcry_cipher_hd_t h, void *outtag, size_t taglen)
 {
   init ();
   if (preload_handle *p = as_forwarded (h))
-    return real.gettag ? real.gettag (p->real, outtag, taglen) : no_real ();
+    {
+      if (aead_mode (p->mode) && null_buffer (outtag, taglen))
+        return wrap (GPG_ERR_INV_ARG);
+      return real.gettag ? real.gettag (p->real, outtag, taglen) : no_real ();
+    }
   return wrap (_gcry_cipher_gettag (h, outtag, taglen));
 }
 
@@ -525,7 +570,11 @@ gcry_cipher_checktag (gcry_cipher_hd_t h, const void *intag, size_t taglen)
 {
   init ();
   if (preload_handle *p = as_forwarded (h))
-    return real.checktag ? real.checktag (p->real, intag, taglen)
-                         : no_real ();
+    {
+      if (aead_mode (p->mode) && null_buffer (intag, taglen))
+        return wrap (GPG_ERR_INV_ARG);
+      return real.checktag ? real.checktag (p->real, intag, taglen)
+                           : no_real ();
+    }
   return wrap (_gcry_cipher_checktag (h, intag, taglen));
 }

@@ -586,9 +586,16 @@ _gcry_is_secure (const void *a)
   return pool_contains (a) ? 1 : 0;
 }
 
+/* A copy of S in memory of the same kind (secure or not).  NULL gives
+ * NULL with errno EINVAL (libgcrypt would crash).  */
 char *
 _gcry_strdup (const char *s)
 {
+  if (!s)
+    {
+      errno = EINVAL;
+      return nullptr;
+    }
   size_t n = strlen (s) + 1;
   char *p = (char *) (_gcry_is_secure (s) ? _gcry_malloc_secure (n)
                                           : _gcry_malloc (n));
@@ -658,6 +665,8 @@ char *
 _gcry_xstrdup (const char *s)
 {
   char *p;
+  if (!s)
+    return nullptr;  /* Nothing to copy; libgcrypt would crash.  */
   while (!(p = _gcry_strdup (s)))
     out_of_core (strlen (s) + 1, _gcry_is_secure (s), errno);
   return p;

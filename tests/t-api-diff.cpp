@@ -298,7 +298,10 @@ public:
       oa[i] = ob[i] = (uint8_t) (0xc3 ^ (i * 7));
     if (inmode != SEPARATE)
       {
-        size_t n = inmode == IN_NULL ? outsize : inlen;
+        /* DATA holds INLEN bytes; in place over OUTSIZE bytes the rest
+         * of the buffer keeps its pattern.  */
+        size_t n = inmode == IN_NULL ? (outsize < inlen ? outsize : inlen)
+                                     : inlen;
         memcpy (oa.data (), data, n);
         memcpy (ob.data (), data, n);
       }

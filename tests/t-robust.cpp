@@ -72,4 +72,24 @@ TEST (Robust, NullBuffers)
   gcry_cipher_close (h);
 }
 
+TEST (Robust, PartialOverlapRefused)
+{
+  unsigned char key[16] = { 2 }, buf[300] = { 0 };
+  for (int mode : { GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_CBC,
+                    GCRY_CIPHER_MODE_CFB, GCRY_CIPHER_MODE_CTR })
+    {
+      gcry_cipher_hd_t h;
+      ASSERT_EQ (gcry_cipher_open (&h, GCRY_CIPHER_AES, mode, 0), 0u);
+      ASSERT_EQ (gcry_cipher_setkey (h, key, 16), 0u);
+      EXPECT_EQ (code (gcry_cipher_encrypt (h, buf + 16, 256, buf, 256)),
+                 GPG_ERR_INV_ARG) << "mode " << mode;
+      EXPECT_EQ (code (gcry_cipher_decrypt (h, buf, 256, buf + 1, 256)),
+                 GPG_ERR_INV_ARG) << "mode " << mode;
+      /* In place and adjacent buffers are fine.  */
+      EXPECT_EQ (gcry_cipher_encrypt (h, buf, 128, buf, 128), 0u);
+      EXPECT_EQ (gcry_cipher_encrypt (h, buf + 128, 128, buf, 128), 0u);
+      gcry_cipher_close (h);
+    }
+}
+
 } // namespace
