@@ -288,8 +288,9 @@ ctr8_ghash8 (const __m128i *rk, const pclmul_key *k, __m128i,
     y = finish (lo, mid, hi);
 }
 
+/* Not inlined: the caller burns this frame after the call.  */
 template <unsigned int ROUNDS>
-void
+__attribute__ ((noinline)) void
 gcm_aesni_crypt_t (const RIJNDAEL_context *actx, gcm_state *st,
                    unsigned char *ctr, unsigned char *out,
                    const unsigned char *in, size_t ngroups, bool encrypt)
@@ -345,10 +346,25 @@ size_t
 _gcry_aes_aesni_gcm_crypt (gcry_cipher_hd_t c, void *out, const void *in,
                            size_t nblocks, int encrypt)
 {
+#ifndef __x86_64__
+  /* 8 xmm registers: the kernel would spill its states; the two-pass
+   * path (4-lane CTR, then GHASH) is the better one there.  */
+  (void) c; (void) out; (void) in; (void) encrypt;
+  return nblocks;
+#endif
   gcm_state *st = static_cast<gcm_state *> (c->mode_ctx);
   const RIJNDAEL_context *actx = static_cast<const RIJNDAEL_context *> (c->ctx);
-  if (!st || st->ghash != &_gcry_ghash_ops_pclmul
-      || actx->path != RIJNDAEL_PATH_AESNI || nblocks < 8)
+  if (!st || actx->path != RIJNDAEL_PATH_AESNI)
+    return nblocks;
+  if (st->ghash == &_gcry_ghash_ops_vpclmul_avx512)
+    return _gcry_gcm_vaes_avx512_crypt (c, static_cast<unsigned char *> (out),
+                                        static_cast<const unsigned char *> (in),
+                                        nblocks, encrypt);
+  if (st->ghash == &_gcry_ghash_ops_vpclmul_avx2)
+    return _gcry_gcm_vaes_avx2_crypt (c, static_cast<unsigned char *> (out),
+                                      static_cast<const unsigned char *> (in),
+                                      nblocks, encrypt);
+  if (st->ghash != &_gcry_ghash_ops_pclmul || nblocks < 8)
     return nblocks;
   size_t ngroups = nblocks / 8;
   unsigned char *o = static_cast<unsigned char *> (out);

@@ -28,13 +28,22 @@
  *     GPG_ERR_CHECKSUM; others GPG_ERR_INV_LENGTH.  A wrong tag:
  *     GPG_ERR_CHECKSUM (constant-time comparison).
  *   - setiv with length 0: GPG_ERR_INV_LENGTH, the message state is
- *     cleared (the next text call sets the zero IV).
+ *     cleared (the next text call sets the zero IV).  CIPH_K(J0) is
+ *     used up by the tag: a tag computed after such a failed setiv is
+ *     GHASH ^ 0, as in libgcrypt.
+ *   - A new setiv starts a clean GHASH.  (libgcrypt 1.10 keeps a pending
+ *     partial block of AAD or text of an unfinished message and hashes
+ *     it into the next message's J0 or tag; gcipher does not copy that
+ *     bug: its tags are SP 800-38D's.)
  *   - The counter lives in c->ctr and the unused keystream in c->lastiv /
  *     c->unused, as in libgcrypt, so gcry_cipher_setctr moves the counter.
  *   - setkey replaces H (and its powers) but keeps the message state, as
  *     libgcrypt does (cipher.cpp: mode_state_survives_setkey); a failed
  *     setkey leaves the old H in place (wiped on close).  Set an IV after
  *     a new key.
+ *   - setiv without a (valid) key: GPG_ERR_MISSING_KEY (libgcrypt
+ *     crashes on a never-keyed handle and uses the stale key schedule
+ *     after a failed setkey; gcipher has wiped that schedule).
  *
  * GHASH back ends: see cipher-gcm.h.  The generic one here is constant
  * time: carry-less products from integer multiplies of operands with
@@ -249,6 +258,8 @@ generic_ghash (const gcm_ghash_key *key, unsigned char *y,
 /* Ops of _gcry_gcm_ghash_impls[i] (same order; defined at the end).  */
 const gcm_ghash_ops *const ghash_ops_list[] = {
 #ifdef GCIPHER_ARCH_X86
+  &_gcry_ghash_ops_vpclmul_avx512,
+  &_gcry_ghash_ops_vpclmul_avx2,
   &_gcry_ghash_ops_pclmul,
 #endif
   &_gcry_ghash_ops_generic,
@@ -280,6 +291,8 @@ gcm_derive_hash_key (gcry_cipher_hd_t c)
 {
   gcm_state *st = state_of (c);
   unsigned char h[GCM_BLOCK_LEN] = { 0 };
+  /* The new back end may fill less of the area than the old one did.  */
+  wipememory (&st->key, sizeof st->key);
   unsigned int depth = c->spec->encrypt (c->ctx, h, h);
   size_t idx = choose_ghash (_gcry_get_hw_features ());
   depth = umax (depth, ghash_ops_list[idx]->setkey (&st->key, h));
@@ -639,17 +652,24 @@ gcm_finish (gcry_cipher_hd_t c)
   if (!st->ghash)
     return GPG_ERR_INV_STATE;
 
-  unsigned int depth = 0;
-  if (!st->aad_finalized)
+  /* The pending partial block (of the AAD if no text came, else of the
+   * text), zero-padded, and the length block, in one GHASH call.  */
+  unsigned char blk[2 * GCM_BLOCK_LEN];
+  size_t n = 0;
+  if (st->mac_unused)
     {
-      depth = ghash_pad (st);
-      st->aad_finalized = 1;
+      memcpy (blk, st->macbuf, st->mac_unused);
+      memset (blk + st->mac_unused, 0, GCM_BLOCK_LEN - st->mac_unused);
+      wipe_small (st->macbuf, sizeof st->macbuf);
+      st->mac_unused = 0;
+      n = GCM_BLOCK_LEN;
     }
-  depth = umax (depth, ghash_pad (st));
-  unsigned char lenblk[GCM_BLOCK_LEN];
-  put_be64 (lenblk, st->aadlen * 8);
-  put_be64 (lenblk + 8, st->datalen * 8);
-  depth = umax (depth, st->ghash->ghash (&st->key, st->y, lenblk, 1));
+  st->aad_finalized = 1;
+  put_be64 (blk + n, st->aadlen * 8);
+  put_be64 (blk + n + 8, st->datalen * 8);
+  unsigned int depth = st->ghash->ghash (&st->key, st->y, blk,
+                                         n / GCM_BLOCK_LEN + 1);
+  wipe_small (blk, sizeof blk);
   cipher_block_xor (st->tag, st->y, st->tagiv, GCM_BLOCK_LEN);
   /* tagiv is used up (libgcrypt too: a tag computed after a failed
    * setiv then has tagiv = 0).  */
@@ -711,6 +731,10 @@ const gcm_ghash_ops _gcry_ghash_ops_generic = { generic_setkey, generic_ghash };
 /* The GHASH back ends, fastest first (ghash_ops_list is parallel).  */
 const cipher_impl_info _gcry_gcm_ghash_impls[] = {
 #ifdef GCIPHER_ARCH_X86
+  { "vpclmul-avx512", HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX512
+                      | HWF_INTEL_PCLMUL | HWF_INTEL_SSE4_1 | HWF_INTEL_SSSE3 },
+  { "vpclmul-avx2", HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX2
+                    | HWF_INTEL_PCLMUL | HWF_INTEL_SSE4_1 | HWF_INTEL_SSSE3 },
   { "pclmul", HWF_INTEL_PCLMUL | HWF_INTEL_SSE4_1 | HWF_INTEL_SSSE3 },
 #endif
   { "generic", 0 },

@@ -14,6 +14,13 @@
  * hash key H = CIPH_K(0^128) and its powers) and the running hash value Y
  * as the 16 bytes of the standard (SP 800-38D 6.3: byte 0 bit 7 is the
  * coefficient of x^0).  Everything in the key area is secret.
+ *
+ * With the AES-NI path the text goes through the cipher's gcm_crypt bulk
+ * slot, one pass of CTR and GHASH together: AES-NI + PCLMULQDQ (8 blocks
+ * per group) when the back end is "pclmul", VAES + VPCLMULQDQ on zmm (32
+ * blocks per group) or ymm (16) when it is "vpclmul-avx512" or
+ * "vpclmul-avx2"; otherwise (and for the tails) CTR through
+ * ctr16be_enc, then GHASH, in 4 KiB chunks.
  */
 #ifndef GCIPHER_CIPHER_GCM_H
 #define GCIPHER_CIPHER_GCM_H
@@ -22,9 +29,9 @@
 #include <stdint.h>
 #include "cipher-internal.h"
 
-/* Bytes of the back ends' key area (enough for H^1..H^16 plus their
- * Karatsuba halves).  */
-#define GCM_GHASH_KEY_SIZE 512
+/* Bytes of the back ends' key area (enough for H^1..H^8 with their
+ * Karatsuba halves plus H^1..H^32).  */
+#define GCM_GHASH_KEY_SIZE 768
 
 struct gcm_ghash_key
 {
@@ -77,10 +84,26 @@ const char *_gcry_cipher_gcm_ghash_name (gcry_cipher_hd_t c)
 extern const gcm_ghash_ops _gcry_ghash_ops_generic GCIPHER_INTERNAL;
 #ifdef GCIPHER_ARCH_X86
 extern const gcm_ghash_ops _gcry_ghash_ops_pclmul GCIPHER_INTERNAL;
+/* cipher-gcm-intel-vpclmul.cpp; their key area begins with the pclmul
+ * layout.  */
+extern const gcm_ghash_ops _gcry_ghash_ops_vpclmul_avx2 GCIPHER_INTERNAL;
+extern const gcm_ghash_ops _gcry_ghash_ops_vpclmul_avx512 GCIPHER_INTERNAL;
 /* Stitched AES-NI CTR + PCLMUL GHASH, the AES-NI path's gcm_crypt slot
  * (cipher-gcm-intel-pclmul.cpp; see cipher_bulk_ops::gcm_crypt).  */
 size_t _gcry_aes_aesni_gcm_crypt (gcry_cipher_hd_t c, void *out,
                                   const void *in, size_t nblocks,
+                                  int encrypt) GCIPHER_INTERNAL;
+/* Its VAES + VPCLMULQDQ (zmm) variant, 32 blocks per group, used by
+ * _gcry_aes_aesni_gcm_crypt when the GHASH back end is vpclmul-avx512
+ * (whose hwf bits include intel-vaes-vpclmul and intel-avx512);
+ * cipher-gcm-intel-vpclmul.cpp.  AES-NI key layout required.  */
+size_t _gcry_gcm_vaes_avx512_crypt (gcry_cipher_hd_t c, unsigned char *out,
+                                    const unsigned char *in, size_t nblocks,
+                                    int encrypt) GCIPHER_INTERNAL;
+/* The same on ymm (16 blocks per group), for the vpclmul-avx2 back end
+ * (hwf intel-vaes-vpclmul + intel-avx2).  */
+size_t _gcry_gcm_vaes_avx2_crypt (gcry_cipher_hd_t c, unsigned char *out,
+                                  const unsigned char *in, size_t nblocks,
                                   int encrypt) GCIPHER_INTERNAL;
 #endif
 

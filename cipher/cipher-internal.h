@@ -343,6 +343,9 @@ cipher_block_xor (unsigned char *dst, const unsigned char *a,
 extern const cipher_spec _gcry_cipher_spec_aes GCIPHER_INTERNAL;
 extern const cipher_spec _gcry_cipher_spec_aes192 GCIPHER_INTERNAL;
 extern const cipher_spec _gcry_cipher_spec_aes256 GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_serpent128 GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_serpent192 GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_serpent256 GCIPHER_INTERNAL;
 extern const cipher_mode_ops _gcry_cipher_mode_ccm GCIPHER_INTERNAL;
 extern const cipher_mode_ops _gcry_cipher_mode_eax GCIPHER_INTERNAL;
 extern const cipher_mode_ops _gcry_cipher_mode_siv GCIPHER_INTERNAL;
@@ -350,5 +353,6 @@ extern const cipher_mode_ops _gcry_cipher_mode_aeswrap GCIPHER_INTERNAL;
 extern const cipher_mode_ops _gcry_cipher_mode_xts GCIPHER_INTERNAL;
 extern const cipher_mode_ops _gcry_cipher_mode_ocb GCIPHER_INTERNAL;
 extern const cipher_mode_ops _gcry_cipher_mode_gcm GCIPHER_INTERNAL;
+extern const cipher_mode_ops _gcry_cipher_mode_gcm_siv GCIPHER_INTERNAL;
 
 #endif /* GCIPHER_CIPHER_INTERNAL_H */

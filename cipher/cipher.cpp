@@ -31,6 +31,9 @@ const cipher_spec *const cipher_list[] =
     &_gcry_cipher_spec_aes,
     &_gcry_cipher_spec_aes192,
     &_gcry_cipher_spec_aes256,
+    &_gcry_cipher_spec_serpent128,
+    &_gcry_cipher_spec_serpent192,
+    &_gcry_cipher_spec_serpent256,
   };
 constexpr size_t n_ciphers = sizeof cipher_list / sizeof cipher_list[0];
 
@@ -45,6 +48,7 @@ const cipher_mode_ops *const mode_ops_list[] =
     &_gcry_cipher_mode_siv,
     &_gcry_cipher_mode_aeswrap,
     &_gcry_cipher_mode_gcm,
+    &_gcry_cipher_mode_gcm_siv,
     nullptr  /* (placeholder so the list is never empty) */
   };
 
@@ -84,20 +88,24 @@ mode_ops_of (int mode)
 /* Mode state libgcrypt leaves alone where the other modes start clean:
  * an OCB message (nonce, offsets, sums, tag length) survives setkey,
  * also a failed one (its setkey hook re-derives the L table), and so do
- * CCM and EAX messages; XTS's tweak-key schedule, SIV's K2 schedule and
- * subkeys, and AES-WRAP's last unwrapped length survive GCRYCTL_RESET.  */
+ * CCM, EAX and GCM-SIV messages (a refused GCM-SIV key leaves the
+ * message alone; its setkey hook clears it on success); XTS's tweak-key schedule, SIV's K2 schedule and
+ * subkeys, AES-WRAP's last unwrapped length and GCM-SIV's key length
+ * survive GCRYCTL_RESET (their reset hooks clear the message).  */
 bool
 mode_state_survives_setkey (gcry_cipher_hd_t c)
 {
   return c->mode == GCRY_CIPHER_MODE_OCB || c->mode == GCRY_CIPHER_MODE_CCM
-         || c->mode == GCRY_CIPHER_MODE_GCM || c->mode == GCRY_CIPHER_MODE_EAX;
+         || c->mode == GCRY_CIPHER_MODE_GCM || c->mode == GCRY_CIPHER_MODE_EAX
+         || c->mode == GCRY_CIPHER_MODE_GCM_SIV;
 }
 
 bool
 mode_state_survives_reset (gcry_cipher_hd_t c)
 {
   return c->mode == GCRY_CIPHER_MODE_XTS || c->mode == GCRY_CIPHER_MODE_SIV
-         || c->mode == GCRY_CIPHER_MODE_AESWRAP;
+         || c->mode == GCRY_CIPHER_MODE_AESWRAP
+         || c->mode == GCRY_CIPHER_MODE_GCM_SIV;
 }
 
 /* Per-algorithm run-time state, indexed like cipher_list.  Plain

@@ -569,6 +569,56 @@ aesni_ctr16be_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
   return r;
 }
 
+/* ---- CTR, 32-bit little-endian counter (RFC 8452 4) -------------- */
+
+/* GCM-SIV's counter: bytes 0..3 of the block are a little-endian
+ * integer, dword 0 of the vector, incremented mod 2^32 (a 32-bit lane
+ * add wraps by itself); bytes 4..15 never change.  The counter stays in
+ * a register for the whole call; the keystream XOR is folded into the
+ * last round key, as in ctr16be_enc.  */
+template <unsigned int ROUNDS>
+unsigned int
+ctr32le_enc_t (const RIJNDAEL_context *ctx, unsigned char *ctr,
+               unsigned char *out, const unsigned char *in, size_t nblocks)
+{
+  const V *k = enc_keys (ctx);
+  V c = loadu (ctr);
+
+  run_batches (nblocks, [&] (auto lanes) __attribute__ ((always_inline))
+    {
+      constexpr int N = decltype (lanes)::value;
+      V x[N];
+      UNROLL
+      for (int i = 0; i < N; i++)
+        x[i] = _mm_xor_si128 (_mm_add_epi32 (c, _mm_set_epi32 (0, 0, 0, i)),
+                              k[0]);
+      c = _mm_add_epi32 (c, _mm_set_epi32 (0, 0, 0, N));
+      middle_rounds<ROUNDS, N, false> (k, x);
+      UNROLL
+      for (int i = 0; i < N; i++)
+        storeu (out + 16 * i,
+                _mm_aesenclast_si128 (x[i],
+                                      _mm_xor_si128 (loadu (in + 16 * i),
+                                                     k[ROUNDS])));
+      in += 16 * N;
+      out += 16 * N;
+    });
+  storeu (ctr, c);
+  return 0;
+}
+
+unsigned int
+aesni_ctr32le_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
+                   size_t nblocks)
+{
+  unsigned int r = AESNI_DISPATCH (ctx, ctr32le_enc_t,
+                                   (const RIJNDAEL_context *)ctx, ctr,
+                                   (unsigned char *)out,
+                                   (const unsigned char *)in, nblocks);
+  clear_xmm ();
+  return r;
+}
+
 /* ---- CCM (NIST SP 800-38C 6.1, 6.2) ------------------------------- */
 
 /* The CBC-MAC chain is serial (one block per AES latency); the CTR
@@ -1002,6 +1052,7 @@ _gcry_aes_aesni_fill_bulk (cipher_bulk_ops *bulk)
   bulk->cfb_dec = aesni_cfb_dec;
   bulk->ofb_enc = aesni_ofb_enc;
   bulk->ctr16be_enc = aesni_ctr16be_enc;
+  bulk->ctr32le_enc = aesni_ctr32le_enc;
   bulk->ccm_crypt = aesni_ccm_crypt;
   bulk->xts_crypt = aesni_xts_crypt;
   bulk->ocb_crypt = aesni_ocb_crypt;

@@ -2,6 +2,8 @@
  *
  * Paths (fastest first; the first whose hwf bits are all present and not
  * disabled wins at setkey):
+ *   "vaes-avx512"  512-bit VAES, x86-64   (rijndael-vaes-avx512.cpp)
+ *   "vaes-avx2"    256-bit VAES           (rijndael-vaes-avx2.cpp)
  *   "aesni"    x86 AES instructions       (rijndael-aesni.cpp)
  *   "generic"  constant-time bitsliced    (rijndael-generic.cpp)
  *
@@ -28,6 +30,11 @@ struct rijndael_path_ops
 
 const cipher_impl_info rijndael_impls[] = {
 #ifdef GCIPHER_ARCH_X86
+#ifdef __x86_64__
+  { "vaes-avx512",
+    HWF_INTEL_AESNI | HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX512 },
+#endif
+  { "vaes-avx2", HWF_INTEL_AESNI | HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX2 },
   { "aesni", HWF_INTEL_AESNI },
 #endif
   { "generic", 0 },
@@ -35,6 +42,13 @@ const cipher_impl_info rijndael_impls[] = {
 
 const rijndael_path_ops rijndael_path_table[] = {
 #ifdef GCIPHER_ARCH_X86
+  /* The VAES paths keep the AES-NI key schedule and single blocks.  */
+#ifdef __x86_64__
+  { RIJNDAEL_PATH_AESNI, RIJNDAEL_VAES_AVX512_LANES, _gcry_aes_aesni_setkey,
+    _gcry_aes_vaes_avx512_fill_bulk },
+#endif
+  { RIJNDAEL_PATH_AESNI, RIJNDAEL_VAES_AVX2_LANES, _gcry_aes_aesni_setkey,
+    _gcry_aes_vaes_avx2_fill_bulk },
   { RIJNDAEL_PATH_AESNI, RIJNDAEL_AESNI_LANES, _gcry_aes_aesni_setkey,
     _gcry_aes_aesni_fill_bulk },
 #endif

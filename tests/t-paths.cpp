@@ -11,7 +11,9 @@
  *          / decrypt: ECB, CBC, CFB, CFB8, OFB, CTR; lengths 0..4096 bytes
  *          (whole blocks for ECB/CBC), buffer offsets 0..15, in place and
  *          out of place, one call or many random-sized calls; CTR counters
- *          just below 2^64 and 2^128.
+ *          just below 2^64 and 2^128; every start value of the counter's
+ *          last byte with runs up to past two of the widest batches
+ *          (CtrByte15: the kernels' no-carry fast path and its edge).
  *
  * Deterministic: the PRNG seed is fixed (printed); GCIPHER_TEST_SEED
  * overrides it.
@@ -389,4 +391,68 @@ TEST (PathsApi, CtrWrap)
         EXPECT_EQ (hex_encode (out), hex_encode (want))
           << impl->name << (start ? " 2^64 carry" : " 2^128 wrap");
       }
+}
+
+/* The byte-15 fast path of the CTR kernels (no carry out of the last
+ * byte within a batch) against the carrying path: every start value of
+ * byte 15, with the bytes above it random, all-ones up to 2^64 or up to
+ * 2^128, and runs of 1 block to past two full batches of the widest path
+ * (32 blocks), so the carry lands in every position of a wide batch and
+ * of the narrower tail steps.  A second call on the same handle checks
+ * the counter the first one left.  */
+TEST (PathsApi, CtrByte15)
+{
+  Prng rng (test_seed () ^ 0x400);
+  const size_t runs[] = { 1, 3, 16, 17, 31, 32, 33, 63, 100 };
+  for (const cipher_impl_info *impl : available_paths (&_gcry_cipher_spec_aes))
+    {
+      unsigned int n = 0;
+      for (int prefix = 0; prefix < 3; prefix++)
+        for (unsigned int b15 = 0; b15 < 256; b15++)
+          for (size_t nblocks : runs)
+            {
+              const Bytes key = rng.bytes (16);
+              Bytes ctr = rng.bytes (16);
+              if (prefix == 1)
+                std::memset (ctr.data () + 8, 0xff, 7);   /* 2^64 carry */
+              else if (prefix == 2)
+                std::memset (ctr.data (), 0xff, 15);      /* 2^128 wrap */
+              ctr[15] = (uint8_t)b15;
+              const size_t total = nblocks + 3;
+              ApiHandle a;
+              {
+                ScopedPath force (*impl);
+                ASSERT_EQ (gcry_cipher_open (&a.h, GCRY_CIPHER_AES,
+                                             GCRY_CIPHER_MODE_CTR, 0), 0u);
+                ASSERT_EQ (gcry_cipher_setkey (a.h, key.data (), 16), 0u);
+              }
+              ASSERT_STREQ (a.h->impl_name, impl->name);
+              ASSERT_EQ (gcry_cipher_setctr (a.h, ctr.data (), 16), 0u);
+              Bytes out (16 * total, 0);
+              ASSERT_EQ (gcry_cipher_encrypt (a.h, out.data (), 16 * nblocks,
+                                              NULL, 0), 0u);
+              ASSERT_EQ (gcry_cipher_encrypt (a.h, out.data () + 16 * nblocks,
+                                              48, NULL, 0), 0u);
+              Bytes ctrs, c = ctr;
+              for (size_t i = 0; i < total; i++)
+                {
+                  ctrs.insert (ctrs.end (), c.begin (), c.end ());
+                  for (size_t k = 16; k-- > 0;)
+                    if (++c[k])
+                      break;
+                }
+              Bytes want;
+              {
+                ScopedPath force (*generic_impl ());
+                ASSERT_EQ (api_crypt (GCRY_CIPHER_AES, BlockMode::ECB, key,
+                                      Bytes (), ctrs, true, &want), 0u);
+              }
+              ASSERT_EQ (hex_encode (out), hex_encode (want))
+                << impl->name << " ctr " << hex_encode (ctr) << " nblocks "
+                << nblocks;
+              n++;
+            }
+      std::printf ("[ path     ] %-8s CTR byte-15 boundary: %u runs\n",
+                   impl->name, n);
+    }
 }

@@ -78,6 +78,9 @@ const VecSection *find_section (const std::vector<VecSection> &sections,
                                 const std::string &name);
 
 /* ---- JSON (Wycheproof) ---------------------------------------------- */
+/* An object member (defined after Json: clang rejects a vector of
+ * std::pair<std::string, Json> inside Json in C++20).  */
+struct JsonMember;
 struct Json
 {
   enum Type { Null, Bool, Number, String, Array, Object } type = Null;
@@ -85,19 +88,29 @@ struct Json
   double num = 0;
   std::string str;                  /* String value; Number: its text.  */
   std::vector<Json> arr;
-  std::vector<std::pair<std::string, Json>> obj;   /* In file order.  */
+  std::vector<JsonMember> obj;      /* In file order.  */
 
   /* Member KEY of an object, or a shared Null value.  */
   const Json &operator[] (const std::string &key) const;
   /* Element I of an array, or a shared Null value.  */
   const Json &operator[] (size_t i) const;
-  size_t size () const { return type == Array ? arr.size () : obj.size (); }
+  size_t size () const;
   bool is_null () const { return type == Null; }
   /* String value ("" if not a string).  */
   const std::string &s () const;
   /* Number as an integer (0 if not a number).  */
   long long i () const { return type == Number ? (long long)num : 0; }
 };
+struct JsonMember
+{
+  std::string first;                /* Key.  */
+  Json second;                      /* Value.  */
+};
+inline size_t
+Json::size () const
+{
+  return type == Array ? arr.size () : obj.size ();
+}
 
 /* Parse TEXT; false and *ERR (with the byte offset) on a syntax error.  */
 bool parse_json (const std::string &text, Json *out, std::string *err);

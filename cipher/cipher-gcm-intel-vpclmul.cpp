@@ -1,0 +1,403 @@
+/* cipher-gcm-intel-vpclmul.cpp - GHASH (NIST SP 800-38D 6.4) with
+ * VPCLMULQDQ on 256-bit (AVX2, 2 blocks per instruction) and 512-bit
+ * (AVX-512, 4 blocks per instruction) registers.
+ *
+ * Same representation as cipher-gcm-intel-pclmul.cpp (blocks loaded
+ * byte-reversed, key powers stored premultiplied by x^-1, so a carry-less
+ * product needs no 1-bit shift; see there for the derivation).  The key
+ * area starts with exactly the pclmul back end's layout (H^1..H^8 and
+ * their Karatsuba halves), so its 128-bit code serves the tails, and
+ * continues with H^32..H^1 in load order (hp[i] = H^(32-i) * x^-1): one
+ * 512-bit load gives the powers for four consecutive blocks, e.g.
+ * hp[16..19] = H^16..H^13 for blocks 0..3 of a 16-block group.
+ *
+ * Per group, every block gets its schoolbook products (low, high and the
+ * two middle halves) with the matching power; the sums of all lanes are
+ * folded to 128 bits and reduced once.  Y enters as an XOR into the
+ * first block.  The functions carry their ISA as target attributes (the
+ * file itself is built for PCLMUL/SSE4.1 only) and are only installed
+ * when the hwf bits say the CPU has them.
+ */
+#include <config.h>
+
+/* GCC 12's AVX-512 headers build some intrinsics on a deliberately
+ * undefined vector and then warn about it under -Wall (GCC bug 105593). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#include <string.h>
+
+#include "g10lib.h"
+#include "cipher-gcm.h"
+#include "rijndael-internal.h"
+
+#define TARGET_AVX2 __attribute__ ((target ("avx2,vpclmulqdq,pclmul")))
+#define TARGET_AVX512 \
+  __attribute__ ((target ("avx512f,avx512vl,avx512bw,vpclmulqdq,pclmul")))
+#define GCM_UNROLL512 _Pragma ("GCC unroll 16")
+#define TARGET_VAES512                                                  \
+  __attribute__ ((target ("avx512f,avx512vl,avx512bw,vaes,vpclmulqdq,"  \
+                          "aes,pclmul")))
+
+namespace {
+
+struct vpclmul_key
+{
+  __m128i h[8];     /* pclmul layout: H^(i+1) * x^-1 */
+  __m128i hk[8];    /* pclmul layout: halves xored */
+  __m128i hp[32];   /* H^(32-i) * x^-1 */
+};
+static_assert (sizeof (vpclmul_key) <= GCM_GHASH_KEY_SIZE);
+
+inline __m128i
+bswap_mask128 ()
+{
+  return _mm_set_epi8 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+
+/* Reduce a 256-bit reflected product [HI:LO] (the two-multiply fold of
+ * cipher-gcm-intel-pclmul.cpp: x^128 = 1 + x q', q' = 1 + x + x^6).  */
+inline __m128i
+reduce128 (__m128i lo, __m128i hi)
+{
+  const __m128i q = _mm_set_epi64x (0, (long long) 0xc200000000000000ULL);
+  __m128i t = _mm_clmulepi64_si128 (lo, q, 0x00);
+  lo = _mm_xor_si128 (_mm_shuffle_epi32 (lo, 0x4e), t);
+  t = _mm_clmulepi64_si128 (lo, q, 0x00);
+  hi = _mm_xor_si128 (hi, _mm_shuffle_epi32 (lo, 0x4e));
+  return _mm_xor_si128 (hi, t);
+}
+
+/* Fold the middle sum into [HI:LO] and reduce.  */
+inline __m128i
+finish128 (__m128i lo, __m128i mid, __m128i hi)
+{
+  lo = _mm_xor_si128 (lo, _mm_slli_si128 (mid, 8));
+  hi = _mm_xor_si128 (hi, _mm_srli_si128 (mid, 8));
+  return reduce128 (lo, hi);
+}
+
+/* A * B for operands premultiplied by x^-1: the result is premultiplied
+ * too (clmul supplies one factor x).  */
+inline __m128i
+mul_premul (__m128i a, __m128i b)
+{
+  __m128i lo = _mm_clmulepi64_si128 (a, b, 0x00);
+  __m128i hi = _mm_clmulepi64_si128 (a, b, 0x11);
+  __m128i mid = _mm_xor_si128 (_mm_clmulepi64_si128 (a, b, 0x01),
+                               _mm_clmulepi64_si128 (a, b, 0x10));
+  return finish128 (lo, mid, hi);
+}
+
+unsigned int
+vpclmul_setkey (gcm_ghash_key *key, const unsigned char *hbytes)
+{
+  unsigned int depth = _gcry_ghash_ops_pclmul.setkey (key, hbytes);
+  vpclmul_key *k = reinterpret_cast<vpclmul_key *> (key->bytes);
+  for (int n = 1; n <= 8; n++)
+    k->hp[32 - n] = k->h[n - 1];
+  for (int n = 9; n <= 32; n++)
+    k->hp[32 - n] = mul_premul (k->hp[32 - (n - 8)], k->h[7]);
+  return depth;
+}
+
+/* ---- AVX2: 8 blocks per group in four ymm registers ------------------ */
+
+TARGET_AVX2 inline __m128i
+hxor256 (__m256i v)
+{
+  return _mm_xor_si128 (_mm256_castsi256_si128 (v),
+                        _mm256_extracti128_si256 (v, 1));
+}
+
+TARGET_AVX2 unsigned int
+vpclmul_avx2_ghash (const gcm_ghash_key *key, unsigned char *yp,
+                    const unsigned char *buf, size_t nblocks)
+{
+  const vpclmul_key *k = reinterpret_cast<const vpclmul_key *> (key->bytes);
+  if (nblocks >= 8)
+    {
+      const __m256i mask
+        = _mm256_broadcastsi128_si256 (bswap_mask128 ());
+      const __m256i *hp = reinterpret_cast<const __m256i *> (k->hp + 24);
+      const __m256i p0 = _mm256_load_si256 (hp), p1 = _mm256_load_si256 (hp + 1);
+      const __m256i p2 = _mm256_load_si256 (hp + 2), p3 = _mm256_load_si256 (hp + 3);
+      __m128i y = _mm_shuffle_epi8 (_mm_loadu_si128 ((const __m128i *) yp),
+                                    bswap_mask128 ());
+      do
+        {
+          const __m256i *b = reinterpret_cast<const __m256i *> (buf);
+          __m256i d0 = _mm256_shuffle_epi8 (_mm256_loadu_si256 (b), mask);
+          __m256i d1 = _mm256_shuffle_epi8 (_mm256_loadu_si256 (b + 1), mask);
+          __m256i d2 = _mm256_shuffle_epi8 (_mm256_loadu_si256 (b + 2), mask);
+          __m256i d3 = _mm256_shuffle_epi8 (_mm256_loadu_si256 (b + 3), mask);
+          d0 = _mm256_xor_si256 (d0, _mm256_zextsi128_si256 (y));
+          __m256i lo = _mm256_xor_si256 (
+              _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d0, p0, 0x00),
+                                _mm256_clmulepi64_epi128 (d1, p1, 0x00)),
+              _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d2, p2, 0x00),
+                                _mm256_clmulepi64_epi128 (d3, p3, 0x00)));
+          __m256i hi = _mm256_xor_si256 (
+              _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d0, p0, 0x11),
+                                _mm256_clmulepi64_epi128 (d1, p1, 0x11)),
+              _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d2, p2, 0x11),
+                                _mm256_clmulepi64_epi128 (d3, p3, 0x11)));
+          __m256i mid = _mm256_xor_si256 (
+              _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d0, p0, 0x01),
+                                _mm256_clmulepi64_epi128 (d1, p1, 0x01)),
+              _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d2, p2, 0x01),
+                                _mm256_clmulepi64_epi128 (d3, p3, 0x01)));
+          mid = _mm256_xor_si256 (
+              mid,
+              _mm256_xor_si256 (
+                  _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d0, p0, 0x10),
+                                    _mm256_clmulepi64_epi128 (d1, p1, 0x10)),
+                  _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d2, p2, 0x10),
+                                    _mm256_clmulepi64_epi128 (d3, p3, 0x10))));
+          y = finish128 (hxor256 (lo), hxor256 (mid), hxor256 (hi));
+          buf += 128;
+          nblocks -= 8;
+        }
+      while (nblocks >= 8);
+      _mm_storeu_si128 ((__m128i *) yp, _mm_shuffle_epi8 (y, bswap_mask128 ()));
+      _mm256_zeroall ();  /* Also drops the hash state and powers.  */
+    }
+  if (nblocks)
+    return _gcry_ghash_ops_pclmul.ghash (key, yp, buf, nblocks);
+  return 0;
+}
+
+/* ---- AVX-512: 16 blocks per group in four zmm registers ---------------- */
+
+/* The byte-reversal mask for each 128-bit lane.  */
+alignas (64) const unsigned char bswap_mask512[64] = {
+  15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+  15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+  15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+  15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+};
+
+TARGET_AVX512 inline __m128i
+hxor512 (__m512i v)
+{
+  /* (Swap the 256-bit halves with a shuffle: GCC 12's extract
+   * intrinsics trip -Wmaybe-uninitialized.)  */
+  __m256i t = _mm512_castsi512_si256 (
+      _mm512_xor_si512 (v, _mm512_shuffle_i64x2 (v, v, 0x4e)));
+  return _mm_xor_si128 (_mm256_castsi256_si128 (t),
+                        _mm256_extracti128_si256 (t, 1));
+}
+
+/* The four products of D and P, accumulated.  */
+TARGET_AVX512 inline void
+mul4_acc (__m512i d, __m512i p, __m512i &lo, __m512i &mid, __m512i &hi)
+{
+  lo = _mm512_xor_si512 (lo, _mm512_clmulepi64_epi128 (d, p, 0x00));
+  hi = _mm512_xor_si512 (hi, _mm512_clmulepi64_epi128 (d, p, 0x11));
+  /* mid ^= (d.lo * p.hi) ^ (d.hi * p.lo), as one ternary-logic XOR.  */
+  mid = _mm512_ternarylogic_epi64 (mid, _mm512_clmulepi64_epi128 (d, p, 0x01),
+                                   _mm512_clmulepi64_epi128 (d, p, 0x10),
+                                   0x96);
+}
+
+TARGET_AVX512 unsigned int
+vpclmul_avx512_ghash (const gcm_ghash_key *key, unsigned char *yp,
+                      const unsigned char *buf, size_t nblocks)
+{
+  const vpclmul_key *k = reinterpret_cast<const vpclmul_key *> (key->bytes);
+  if (nblocks >= 16)
+    {
+      const __m512i mask = _mm512_load_si512 (bswap_mask512);
+      const __m512i *hp = reinterpret_cast<const __m512i *> (k->hp + 16);
+      const __m512i p0 = _mm512_load_si512 (hp), p1 = _mm512_load_si512 (hp + 1);
+      const __m512i p2 = _mm512_load_si512 (hp + 2), p3 = _mm512_load_si512 (hp + 3);
+      __m128i y = _mm_shuffle_epi8 (_mm_loadu_si128 ((const __m128i *) yp),
+                                    bswap_mask128 ());
+      do
+        {
+          __m512i d0 = _mm512_shuffle_epi8 (_mm512_loadu_si512 (buf), mask);
+          __m512i d1 = _mm512_shuffle_epi8 (_mm512_loadu_si512 (buf + 64), mask);
+          __m512i d2 = _mm512_shuffle_epi8 (_mm512_loadu_si512 (buf + 128), mask);
+          __m512i d3 = _mm512_shuffle_epi8 (_mm512_loadu_si512 (buf + 192), mask);
+          __m512i lo = _mm512_setzero_si512 (), mid = lo, hi = lo;
+          mul4_acc (d1, p1, lo, mid, hi);
+          mul4_acc (d2, p2, lo, mid, hi);
+          mul4_acc (d3, p3, lo, mid, hi);
+          d0 = _mm512_xor_si512 (d0, _mm512_zextsi128_si512 (y));
+          mul4_acc (d0, p0, lo, mid, hi);
+          y = finish128 (hxor512 (lo), hxor512 (mid), hxor512 (hi));
+          buf += 256;
+          nblocks -= 16;
+        }
+      while (nblocks >= 16);
+      _mm_storeu_si128 ((__m128i *) yp, _mm_shuffle_epi8 (y, bswap_mask128 ()));
+      _mm256_zeroall ();  /* Also drops the hash state and powers.  */
+    }
+  if (nblocks)
+    return _gcry_ghash_ops_pclmul.ghash (key, yp, buf, nblocks);
+  return 0;
+}
+
+/* ---- Stitched VAES CTR + VPCLMULQDQ GHASH ------------------------------
+ *
+ * One kernel (cipher-gcm-intel-vaes-kernel.h) over the vector width:
+ * 8 zmm counter registers (32 blocks per group) with AVX-512, 8 ymm
+ * registers (16 blocks per group) with AVX2.  */
+
+/* Dword 0 of each lane: the lane's counter offset; then the step between
+ * registers for 4-lane and 2-lane registers.  */
+alignas (64) const uint32_t ctr_lane_offsets[16]
+  = { 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0 };
+alignas (64) const uint32_t ctr_step4[16]
+  = { 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0 };
+alignas (32) const uint32_t ctr_step2[8] = { 2, 0, 0, 0, 2, 0, 0, 0 };
+
+#define GCM_ALWAYS_INLINE static inline __attribute__ ((always_inline))
+
+#pragma GCC push_options
+#pragma GCC target ("avx512f,avx512vl,avx512bw,vaes,vpclmulqdq,aes,pclmul")
+namespace vaes512 {
+
+struct V
+{
+  typedef __m512i T;
+  static constexpr int BLOCKS = 4;
+  static constexpr int REGS = 8;
+  /* 32 zmm registers: GCC 12 keeps a small frame (under 0x50 bytes +
+   * alignment and red zone).  */
+  static constexpr unsigned int BURN = 640;
+  GCM_ALWAYS_INLINE T loadu (const void *p) { return _mm512_loadu_si512 (p); }
+  GCM_ALWAYS_INLINE T load (const void *p) { return _mm512_load_si512 (p); }
+  GCM_ALWAYS_INLINE T load_fresh (const void *p)
+  {
+    T r;
+    asm volatile ("vmovdqa64 %1, %0" : "=v" (r) : "m" (*(const T *) p));
+    return r;
+  }
+  GCM_ALWAYS_INLINE void storeu (void *p, T v) { _mm512_storeu_si512 (p, v); }
+  GCM_ALWAYS_INLINE T vxor (T a, T b) { return _mm512_xor_si512 (a, b); }
+  GCM_ALWAYS_INLINE T bswap (T v)
+  { return _mm512_shuffle_epi8 (v, _mm512_load_si512 (bswap_mask512)); }
+  GCM_ALWAYS_INLINE T add32 (T a, T b) { return _mm512_add_epi32 (a, b); }
+  GCM_ALWAYS_INLINE T bcast (__m128i k) { return _mm512_broadcast_i32x4 (k); }
+  GCM_ALWAYS_INLINE T bcast_key (const __m128i *p)
+  {
+    T r;
+    asm volatile ("vbroadcasti32x4 %1, %0" : "=v" (r) : "m" (*p));
+    return r;
+  }
+  GCM_ALWAYS_INLINE T aesenc (T x, T k) { return _mm512_aesenc_epi128 (x, k); }
+  GCM_ALWAYS_INLINE T aesenclast (T x, T k)
+  { return _mm512_aesenclast_epi128 (x, k); }
+  GCM_ALWAYS_INLINE T zext (__m128i y) { return _mm512_zextsi128_si512 (y); }
+  GCM_ALWAYS_INLINE T zero () { return _mm512_setzero_si512 (); }
+  GCM_ALWAYS_INLINE void mul_acc (T d, T p, T &lo, T &mid, T &hi)
+  { mul4_acc (d, p, lo, mid, hi); }
+  GCM_ALWAYS_INLINE __m128i hxor (T v) { return hxor512 (v); }
+  GCM_ALWAYS_INLINE __m128i lane0 (T v) { return _mm512_castsi512_si128 (v); }
+  GCM_ALWAYS_INLINE T ctr_offsets () { return _mm512_load_si512 (ctr_lane_offsets); }
+  GCM_ALWAYS_INLINE T ctr_next (T c)
+  {
+    asm volatile ("vpaddd %1, %0, %0" : "+v" (c) : "m" (*(const T *) ctr_step4));
+    return c;
+  }
+  GCM_ALWAYS_INLINE void cleanup () { _mm256_zeroall (); }
+};
+
+#include "cipher-gcm-intel-vaes-kernel.h"
+
+} // namespace vaes512
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target ("avx2,vaes,vpclmulqdq,aes,pclmul")
+namespace vaes256 {
+
+struct V
+{
+  typedef __m256i T;
+  static constexpr int BLOCKS = 2;
+  static constexpr int REGS = 8;
+  /* 16 ymm registers do not hold 8 states, the GHASH sums and their
+   * operands: GCC 12 spills (states and Y among them) into a frame of
+   * about 0x390 bytes (+ alignment and red zone).  */
+  static constexpr unsigned int BURN = 1536;
+  GCM_ALWAYS_INLINE T loadu (const void *p)
+  { return _mm256_loadu_si256 ((const __m256i *) p); }
+  GCM_ALWAYS_INLINE T load (const void *p)
+  { return _mm256_load_si256 ((const __m256i *) p); }
+  GCM_ALWAYS_INLINE T load_fresh (const void *p)
+  {
+    T r;
+    asm volatile ("vmovdqa %1, %0" : "=x" (r) : "m" (*(const T *) p));
+    return r;
+  }
+  GCM_ALWAYS_INLINE void storeu (void *p, T v)
+  { _mm256_storeu_si256 ((__m256i *) p, v); }
+  GCM_ALWAYS_INLINE T vxor (T a, T b) { return _mm256_xor_si256 (a, b); }
+  GCM_ALWAYS_INLINE T bswap (T v)
+  { return _mm256_shuffle_epi8 (v, _mm256_load_si256 ((const __m256i *) bswap_mask512)); }
+  GCM_ALWAYS_INLINE T add32 (T a, T b) { return _mm256_add_epi32 (a, b); }
+  GCM_ALWAYS_INLINE T bcast (__m128i k) { return _mm256_broadcastsi128_si256 (k); }
+  GCM_ALWAYS_INLINE T bcast_key (const __m128i *p)
+  {
+    T r;
+    asm volatile ("vbroadcasti128 %1, %0" : "=x" (r) : "m" (*p));
+    return r;
+  }
+  GCM_ALWAYS_INLINE T aesenc (T x, T k) { return _mm256_aesenc_epi128 (x, k); }
+  GCM_ALWAYS_INLINE T aesenclast (T x, T k)
+  { return _mm256_aesenclast_epi128 (x, k); }
+  GCM_ALWAYS_INLINE T zext (__m128i y) { return _mm256_zextsi128_si256 (y); }
+  GCM_ALWAYS_INLINE T zero () { return _mm256_setzero_si256 (); }
+  GCM_ALWAYS_INLINE void mul_acc (T d, T p, T &lo, T &mid, T &hi)
+  {
+    lo = _mm256_xor_si256 (lo, _mm256_clmulepi64_epi128 (d, p, 0x00));
+    hi = _mm256_xor_si256 (hi, _mm256_clmulepi64_epi128 (d, p, 0x11));
+    mid = _mm256_xor_si256 (mid, _mm256_xor_si256 (
+                                     _mm256_clmulepi64_epi128 (d, p, 0x01),
+                                     _mm256_clmulepi64_epi128 (d, p, 0x10)));
+  }
+  GCM_ALWAYS_INLINE __m128i hxor (T v) { return hxor256 (v); }
+  GCM_ALWAYS_INLINE __m128i lane0 (T v) { return _mm256_castsi256_si128 (v); }
+  GCM_ALWAYS_INLINE T ctr_offsets ()
+  { return _mm256_load_si256 ((const __m256i *) ctr_lane_offsets); }
+  GCM_ALWAYS_INLINE T ctr_next (T c)
+  {
+    asm volatile ("vpaddd %1, %0, %0" : "+x" (c) : "m" (*(const T *) ctr_step2));
+    return c;
+  }
+  GCM_ALWAYS_INLINE void cleanup () { _mm256_zeroall (); }
+};
+
+#include "cipher-gcm-intel-vaes-kernel.h"
+
+} // namespace vaes256
+#pragma GCC pop_options
+
+} // namespace
+
+const gcm_ghash_ops _gcry_ghash_ops_vpclmul_avx2
+  = { vpclmul_setkey, vpclmul_avx2_ghash };
+const gcm_ghash_ops _gcry_ghash_ops_vpclmul_avx512
+  = { vpclmul_setkey, vpclmul_avx512_ghash };
+
+/* Stitched VAES + VPCLMULQDQ GCM over whole groups (32 blocks with zmm,
+ * 16 with ymm); see cipher-gcm.h.  Returns the blocks left undone.  */
+size_t
+_gcry_gcm_vaes_avx512_crypt (gcry_cipher_hd_t c, unsigned char *out,
+                             const unsigned char *in, size_t nblocks,
+                             int encrypt)
+{
+  return vaes512::crypt (c, out, in, nblocks, encrypt);
+}
+
+size_t
+_gcry_gcm_vaes_avx2_crypt (gcry_cipher_hd_t c, unsigned char *out,
+                           const unsigned char *in, size_t nblocks,
+                           int encrypt)
+{
+  return vaes256::crypt (c, out, in, nblocks, encrypt);
+}

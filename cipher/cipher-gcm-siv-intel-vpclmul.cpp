@@ -1,0 +1,163 @@
+/* cipher-gcm-siv-intel-vpclmul.cpp - POLYVAL (RFC 8452 3) with
+ * VPCLMULQDQ on zmm registers (AVX-512), in POLYVAL's own bit order.
+ *
+ * Built with -mpclmul -msse4.1 in its own convenience library, the
+ * AVX-512 functions marked with target attributes; used by
+ * cipher-gcm-siv.cpp only with HWF_INTEL_VAES_VPCLMUL, HWF_INTEL_AVX512
+ * and HWF_INTEL_PCLMUL.  Field, reduction and the PCLMULQDQ key layout:
+ * cipher-gcm-siv-intel-pclmul.h.
+ *
+ * Sixteen blocks per reduction, four per register: with K_i = H^i
+ * x^(-128 (i-1)), S' = dot (S + X_1, K_16) + dot (X_2, K_15) + ... +
+ * dot (X_16, K_1).  Register j holds blocks 4j+1..4j+4 and is multiplied
+ * lane by lane with [K_(16-4j), .., K_(13-4j)]; the four 256-bit
+ * products of each lane are summed unreduced (schoolbook: low, high and
+ * the two middle products), the lanes folded, and the sum reduced once.
+ * Fewer than sixteen blocks go to the PCLMULQDQ back end, whose key
+ * area is this one's first 256 bytes.
+ *
+ * Key area: the PCLMULQDQ layout (K_1..K_8 and their half-XORs), then
+ * the four zmm power vectors, 64-byte aligned.
+ *
+ * Constant time: no branch or index depends on the key or the data.
+ * The vector registers are cleared on return.
+ */
+#include <config.h>
+
+/* GCC 12's AVX-512 headers build some intrinsics on a deliberately
+ * undefined vector and then warn about it under -Wall (GCC bug 105593). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#include <stddef.h>
+#include <string.h>
+
+#include "g10lib.h"
+#include "cipher-gcm-siv.h"
+#include "cipher-gcm-siv-intel-pclmul.h"
+
+#define TARGET_AVX512 \
+  __attribute__ ((target ("avx512f,avx512vl,avx512bw,vpclmulqdq,pclmul")))
+
+namespace {
+
+using namespace polyval_x86;
+
+typedef __m512i Z;
+
+constexpr int VPCLMUL_LANES = 16;
+
+struct vpclmul_key
+{
+  pclmul_key narrow;     /* K_1..K_8 (cipher-gcm-siv-intel-pclmul.h).  */
+  /* kp[j], lane l (l = 0..3): K_(16 - 4j - l).  */
+  alignas (64) V kp[VPCLMUL_LANES];
+};
+static_assert (sizeof (vpclmul_key) <= sizeof (gcm_ghash_key));
+static_assert (offsetof (vpclmul_key, narrow) == 0);
+
+/* XOR of the four 128-bit lanes of V.  */
+TARGET_AVX512 inline V
+hxor512 (Z v)
+{
+  __m256i t = _mm512_castsi512_si256 (
+      _mm512_xor_si512 (v, _mm512_shuffle_i64x2 (v, v, 0x4e)));
+  return _mm_xor_si128 (_mm256_castsi256_si128 (t),
+                        _mm256_extracti128_si256 (t, 1));
+}
+
+/* The four products of each lane of D and P, accumulated.  */
+TARGET_AVX512 inline void
+mul4_acc (Z d, Z p, Z &lo, Z &mid, Z &hi)
+{
+  lo = _mm512_xor_si512 (lo, _mm512_clmulepi64_epi128 (d, p, 0x00));
+  hi = _mm512_xor_si512 (hi, _mm512_clmulepi64_epi128 (d, p, 0x11));
+  mid = _mm512_ternarylogic_epi64 (mid, _mm512_clmulepi64_epi128 (d, p, 0x01),
+                                   _mm512_clmulepi64_epi128 (d, p, 0x10),
+                                   0x96);
+}
+
+TARGET_AVX512 void
+clear_zmm (void)
+{
+  /* VZEROALL clears ymm0-15 (so xmm0-15) but not zmm16-31, which this
+   * file does not use (the compiler may, so they are cleared too).  */
+  asm volatile ("vzeroall" ::: "memory");
+#ifdef __x86_64__
+  asm volatile ("vpxord %%zmm16, %%zmm16, %%zmm16\n\t"
+                "vpxord %%zmm17, %%zmm17, %%zmm17\n\t"
+                "vpxord %%zmm18, %%zmm18, %%zmm18\n\t"
+                "vpxord %%zmm19, %%zmm19, %%zmm19\n\t"
+                "vpxord %%zmm20, %%zmm20, %%zmm20\n\t"
+                "vpxord %%zmm21, %%zmm21, %%zmm21\n\t"
+                "vpxord %%zmm22, %%zmm22, %%zmm22\n\t"
+                "vpxord %%zmm23, %%zmm23, %%zmm23\n\t"
+                ::: "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21",
+                "xmm22", "xmm23");
+#endif
+}
+
+unsigned int
+vpclmul_setkey (gcm_ghash_key *key, const unsigned char *h)
+{
+  unsigned int depth = _gcry_polyval_ops_pclmul.setkey (key, h);
+  vpclmul_key *k = reinterpret_cast<vpclmul_key *> (key->bytes);
+  const V k8 = k->narrow.k[7];
+  /* K_(8+i) = dot (K_8, K_i), i = 1..8 (independent products).  */
+  for (int i = 1; i <= 8; i++)
+    {
+      k->kp[16 - (8 + i)] = dot (k8, k->narrow.k[i - 1]);
+      k->kp[16 - i] = k->narrow.k[i - 1];
+    }
+  clear_xmm ();
+  return depth;
+}
+
+/* Whole groups of 16 blocks; returns the blocks left (< 16).  */
+TARGET_AVX512 size_t
+vpclmul_update_avx512 (const vpclmul_key *k, unsigned char *sp,
+                       const unsigned char *x, size_t nblocks)
+{
+  const Z *kp = reinterpret_cast<const Z *> (k->kp);
+  const Z p0 = _mm512_load_si512 (kp), p1 = _mm512_load_si512 (kp + 1);
+  const Z p2 = _mm512_load_si512 (kp + 2), p3 = _mm512_load_si512 (kp + 3);
+  V s = _mm_loadu_si128 (reinterpret_cast<const V *> (sp));
+  for (; nblocks >= VPCLMUL_LANES; nblocks -= VPCLMUL_LANES)
+    {
+      Z lo = _mm512_setzero_si512 (), mid = lo, hi = lo;
+      mul4_acc (_mm512_loadu_si512 (x + 64), p1, lo, mid, hi);
+      mul4_acc (_mm512_loadu_si512 (x + 128), p2, lo, mid, hi);
+      mul4_acc (_mm512_loadu_si512 (x + 192), p3, lo, mid, hi);
+      mul4_acc (_mm512_xor_si512 (_mm512_loadu_si512 (x),
+                                  _mm512_zextsi128_si512 (s)),
+                p0, lo, mid, hi);
+      V l = hxor512 (lo), m = hxor512 (mid), hh = hxor512 (hi);
+      l = _mm_xor_si128 (l, _mm_slli_si128 (m, 8));
+      hh = _mm_xor_si128 (hh, _mm_srli_si128 (m, 8));
+      s = reduce256 (l, hh);
+      x += 16 * VPCLMUL_LANES;
+    }
+  _mm_storeu_si128 (reinterpret_cast<V *> (sp), s);
+  clear_zmm ();
+  return nblocks;
+}
+
+unsigned int
+vpclmul_update (const gcm_ghash_key *key, unsigned char *sp,
+                const unsigned char *x, size_t nblocks)
+{
+  const vpclmul_key *k = reinterpret_cast<const vpclmul_key *> (key->bytes);
+  size_t rest = vpclmul_update_avx512 (k, sp, x, nblocks);
+  unsigned int depth = 0;
+  if (rest)
+    depth = _gcry_polyval_ops_pclmul.update (key, sp,
+                                             x + 16 * (nblocks - rest), rest);
+  return depth;
+}
+
+} // namespace
+
+const polyval_ops _gcry_polyval_ops_vpclmul_avx512 = { vpclmul_setkey,
+                                                       vpclmul_update };

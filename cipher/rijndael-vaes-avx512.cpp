@@ -1,0 +1,64 @@
+/* rijndael-vaes-avx512.cpp - AES (FIPS-197) parallel modes with 512-bit
+ * VAES, x86-64 only.
+ *
+ * Built with -mvaes -mvpclmulqdq -mavx512f -mavx512vl -mavx512bw
+ * -mavx512dq -maes -mpclmul in its own convenience library; selected at
+ * setkey when HWF_INTEL_AESNI, HWF_INTEL_VAES_VPCLMUL and HWF_INTEL_AVX512
+ * are all present ("vaes-avx512").  Four blocks per zmm register; the
+ * kernels (ECB, CBC-dec, CFB-dec, CTR, XTS, OCB) are those of
+ * rijndael-vaes-kernels.h instantiated for zmm.  Everything else (key
+ * expansion, single blocks, CBC-enc, CFB-enc, OFB, CCM, GCM) is the
+ * AES-NI path's.
+ *
+ * 8 zmm per batch (32 blocks): with AESENC on two pipes and a latency of
+ * 4 cycles, 8 independent registers keep both busy, and 32 registers
+ * leave room for the round key and the mode's state with no spill.
+ */
+#include <config.h>
+
+#ifdef __x86_64__
+#include "rijndael-vaes-kernels.h"
+
+namespace {
+
+/* Zero every vector register: VZEROALL for zmm0-15, an EVEX XOR (which
+ * zeroes the full register) for zmm16-31.  */
+void
+clear_zmm (void)
+{
+  asm volatile ("vzeroall" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",
+                "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",
+                "xmm13", "xmm14", "xmm15", "memory");
+  asm volatile ("vpxord %%xmm16, %%xmm16, %%xmm16\n\t"
+                "vpxord %%xmm17, %%xmm17, %%xmm17\n\t"
+                "vpxord %%xmm18, %%xmm18, %%xmm18\n\t"
+                "vpxord %%xmm19, %%xmm19, %%xmm19\n\t"
+                "vpxord %%xmm20, %%xmm20, %%xmm20\n\t"
+                "vpxord %%xmm21, %%xmm21, %%xmm21\n\t"
+                "vpxord %%xmm22, %%xmm22, %%xmm22\n\t"
+                "vpxord %%xmm23, %%xmm23, %%xmm23\n\t"
+                "vpxord %%xmm24, %%xmm24, %%xmm24\n\t"
+                "vpxord %%xmm25, %%xmm25, %%xmm25\n\t"
+                "vpxord %%xmm26, %%xmm26, %%xmm26\n\t"
+                "vpxord %%xmm27, %%xmm27, %%xmm27\n\t"
+                "vpxord %%xmm28, %%xmm28, %%xmm28\n\t"
+                "vpxord %%xmm29, %%xmm29, %%xmm29\n\t"
+                "vpxord %%xmm30, %%xmm30, %%xmm30\n\t"
+                "vpxord %%xmm31, %%xmm31, %%xmm31\n\t"
+                ::: "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21",
+                "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27",
+                "xmm28", "xmm29", "xmm30", "xmm31");
+}
+
+constexpr int VAES_AVX512_NVEC = RIJNDAEL_VAES_AVX512_LANES / 4;
+
+typedef vaes::kernels<vaes::Z4, VAES_AVX512_NVEC, clear_zmm> avx512_kernels;
+
+} // namespace
+
+void
+_gcry_aes_vaes_avx512_fill_bulk (cipher_bulk_ops *bulk)
+{
+  avx512_kernels::fill_bulk (bulk);
+}
+#endif /* __x86_64__ */

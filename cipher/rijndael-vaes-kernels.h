@@ -1,0 +1,1063 @@
+/* rijndael-vaes-kernels.h - AES (FIPS-197) parallel-mode kernels over a
+ * vector type, for the VAES paths.
+ *
+ * Included by rijndael-vaes-avx2.cpp (ymm, 2 blocks per register, built
+ * with -mvaes -mavx2 ...) and rijndael-vaes-avx512.cpp (zmm, 4 blocks per
+ * register, built with -mvaes -mavx512f ...): one kernel per operation,
+ * templated over the vector traits (X1 / Y2 / Z4 below: xmm, ymm, zmm),
+ * the number of vectors per batch and the round count, so no kernel is
+ * copied per key size or per ISA.  Everything here has internal linkage
+ * (anonymous namespace): each including file gets its own instance
+ * compiled with its own flags.
+ *
+ * Key material is the AES-NI schedule (rijndael-internal.h: FIPS-197 5.2
+ * round keys and the equivalent-inverse-cipher keys of FIPS-197 5.3.5);
+ * each round key is broadcast from its 16 bytes in the context to every
+ * 128-bit lane when a batch reaches that round (VBROADCASTI128 /
+ * VBROADCASTI32X4 with a memory operand), so no round key is kept in a
+ * register between batches and i386 (8 vector registers) needs no spill.
+ *
+ * Shared tricks (as in rijndael-aesni.cpp):
+ *  - the mode's XOR after the cipher (chaining value, keystream with the
+ *    data, XTS tweak, OCB offset) is folded into the last round key, so it
+ *    costs no extra step on the AES chain;
+ *  - XTS tweaks and OCB offsets of a batch are parked in the output
+ *    buffer during the rounds and come back as the last round's memory
+ *    operand, instead of occupying registers or the stack;
+ *  - a call runs full batches of N vectors, then what remains with 4, 2,
+ *    1 vectors, then narrower vectors (a ymm, an xmm) for the last blocks.
+ *
+ * Nothing secret is spilled on purpose; the entry points clear the
+ * vector registers (and leave the upper halves clean: no AVX-SSE
+ * transition penalty for the caller) and return a burn depth of 0.
+ */
+#ifndef GCIPHER_RIJNDAEL_VAES_KERNELS_H
+#define GCIPHER_RIJNDAEL_VAES_KERNELS_H
+
+#include <config.h>
+#include <stdint.h>
+#include <string.h>
+#include <immintrin.h>
+#include <type_traits>
+#include "rijndael-internal.h"
+#include "cipher-ocb.h"
+
+namespace {
+namespace vaes {
+
+#define VAES_UNROLL _Pragma ("GCC unroll 16")
+#define VAES_INLINE inline __attribute__ ((always_inline))
+
+/* ---- Vector traits --------------------------------------------------
+ * T: the register type; W: 16-byte blocks (128-bit lanes) per register.
+ * load/store: unaligned W blocks; key: round key broadcast to every lane
+ * from 16 aligned bytes; bcast: a block (xmm) to every lane; lane0: lane
+ * 0 as a block; fold: xor of all lanes; shift_in (CUR, PREV): lanes
+ * [PREV, CUR_0 .. CUR_{W-2}]; last_lane (B): B in lane W-1, zero
+ * elsewhere; set (P): lane l = P[l]; lt64u (A, B): all-ones in each
+ * 64-bit element where A < B unsigned; bslli8: each lane shifted up by 8
+ * bytes (its low qword to its high one); clmul01: per lane, high qword
+ * of A times low qword of B, carry-less; bswap: each lane's 16 bytes
+ * reversed; pairs (V): lane l = (V[2l], V[2l+1]) as (low, high) qwords.  */
+
+struct X1
+{
+  typedef __m128i T;
+  static constexpr int W = 1;
+  static VAES_INLINE T load (const void *p)
+  { return _mm_loadu_si128 ((const __m128i *)p); }
+  static VAES_INLINE void store (void *p, T v)
+  { _mm_storeu_si128 ((__m128i *)p, v); }
+  static VAES_INLINE T key (const void *p)
+  { return _mm_load_si128 ((const __m128i *)p); }
+  static VAES_INLINE T bcast (__m128i b) { return b; }
+  static VAES_INLINE __m128i lane0 (T v) { return v; }
+  static VAES_INLINE __m128i fold (T v) { return v; }
+  static VAES_INLINE T shift_in (T, __m128i prev) { return prev; }
+  static VAES_INLINE T last_lane (__m128i b) { return b; }
+  static VAES_INLINE __m128i last (T v) { return v; }
+  static VAES_INLINE T bcast_mem (const void *p) { return load (p); }
+  static VAES_INLINE T blend_last (T, T b) { return b; }
+  static VAES_INLINE T set (const __m128i *p) { return p[0]; }
+  static VAES_INLINE T xor_ (T a, T b) { return _mm_xor_si128 (a, b); }
+  static VAES_INLINE T enc (T a, T k) { return _mm_aesenc_si128 (a, k); }
+  static VAES_INLINE T enclast (T a, T k)
+  { return _mm_aesenclast_si128 (a, k); }
+  static VAES_INLINE T dec (T a, T k) { return _mm_aesdec_si128 (a, k); }
+  static VAES_INLINE T declast (T a, T k)
+  { return _mm_aesdeclast_si128 (a, k); }
+  static VAES_INLINE T add64 (T a, T b) { return _mm_add_epi64 (a, b); }
+  static VAES_INLINE T sub64 (T a, T b) { return _mm_sub_epi64 (a, b); }
+  static VAES_INLINE T lt64u (T a, T b)
+  {
+    const T s = _mm_set1_epi64x (INT64_MIN);
+    return _mm_cmpgt_epi64 (_mm_xor_si128 (b, s), _mm_xor_si128 (a, s));
+  }
+  static VAES_INLINE T bslli8 (T a) { return _mm_slli_si128 (a, 8); }
+  template <int B> static VAES_INLINE T bslli (T a) { return _mm_slli_si128 (a, B); }
+  template <int B> static VAES_INLINE T srli64 (T a) { return _mm_srli_epi64 (a, B); }
+  static VAES_INLINE T sllv (T a, T c) { return _mm_sllv_epi64 (a, c); }
+  static VAES_INLINE T srlv (T a, T c) { return _mm_srlv_epi64 (a, c); }
+  static VAES_INLINE T clmul01 (T a, T b)
+  { return _mm_clmulepi64_si128 (a, b, 0x01); }
+  /* PSHUFB control reversing the 16 bytes of a lane.  */
+  static VAES_INLINE __m128i bswap_mask ()
+  {
+    return _mm_set_epi8 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                         15);
+  }
+  static VAES_INLINE T bswap (T a) { return _mm_shuffle_epi8 (a, bswap_mask ()); }
+  static VAES_INLINE T pairs (const int64_t *v)
+  { return _mm_set_epi64x (v[1], v[0]); }
+};
+
+#ifdef __AVX2__
+struct Y2
+{
+  typedef __m256i T;
+  static constexpr int W = 2;
+  static VAES_INLINE T load (const void *p)
+  { return _mm256_loadu_si256 ((const __m256i *)p); }
+  static VAES_INLINE void store (void *p, T v)
+  { _mm256_storeu_si256 ((__m256i *)p, v); }
+  static VAES_INLINE T key (const void *p)
+  { return _mm256_broadcastsi128_si256 (_mm_load_si128 ((const __m128i *)p)); }
+  static VAES_INLINE T bcast (__m128i b)
+  { return _mm256_broadcastsi128_si256 (b); }
+  static VAES_INLINE __m128i lane0 (T v) { return _mm256_castsi256_si128 (v); }
+  static VAES_INLINE __m128i fold (T v)
+  {
+    return _mm_xor_si128 (_mm256_castsi256_si128 (v),
+                          _mm256_extracti128_si256 (v, 1));
+  }
+  static VAES_INLINE T shift_in (T cur, __m128i prev)
+  { return _mm256_permute2x128_si256 (bcast (prev), cur, 0x21); }
+  static VAES_INLINE T last_lane (__m128i b)
+  { return _mm256_set_m128i (b, _mm_setzero_si128 ()); }
+  static VAES_INLINE __m128i last (T v)
+  { return _mm256_extracti128_si256 (v, 1); }
+  static VAES_INLINE T bcast_mem (const void *p)
+  { return _mm256_broadcastsi128_si256 (_mm_loadu_si128 ((const __m128i *)p)); }
+  static VAES_INLINE T blend_last (T a, T b)
+  { return _mm256_blend_epi32 (a, b, 0xf0); }
+  static VAES_INLINE T set (const __m128i *p)
+  { return _mm256_set_m128i (p[1], p[0]); }
+  static VAES_INLINE T xor_ (T a, T b) { return _mm256_xor_si256 (a, b); }
+  static VAES_INLINE T enc (T a, T k) { return _mm256_aesenc_epi128 (a, k); }
+  static VAES_INLINE T enclast (T a, T k)
+  { return _mm256_aesenclast_epi128 (a, k); }
+  static VAES_INLINE T dec (T a, T k) { return _mm256_aesdec_epi128 (a, k); }
+  static VAES_INLINE T declast (T a, T k)
+  { return _mm256_aesdeclast_epi128 (a, k); }
+  static VAES_INLINE T add64 (T a, T b) { return _mm256_add_epi64 (a, b); }
+  static VAES_INLINE T sub64 (T a, T b) { return _mm256_sub_epi64 (a, b); }
+  static VAES_INLINE T lt64u (T a, T b)
+  {
+    const T s = _mm256_set1_epi64x (INT64_MIN);
+    return _mm256_cmpgt_epi64 (_mm256_xor_si256 (b, s),
+                               _mm256_xor_si256 (a, s));
+  }
+  static VAES_INLINE T bslli8 (T a) { return _mm256_bslli_epi128 (a, 8); }
+  template <int B> static VAES_INLINE T bslli (T a) { return _mm256_bslli_epi128 (a, B); }
+  template <int B> static VAES_INLINE T srli64 (T a) { return _mm256_srli_epi64 (a, B); }
+  static VAES_INLINE T sllv (T a, T c) { return _mm256_sllv_epi64 (a, c); }
+  static VAES_INLINE T srlv (T a, T c) { return _mm256_srlv_epi64 (a, c); }
+  static VAES_INLINE T clmul01 (T a, T b)
+  { return _mm256_clmulepi64_epi128 (a, b, 0x01); }
+  static VAES_INLINE T bswap (T a)
+  { return _mm256_shuffle_epi8 (a, bcast (X1::bswap_mask ())); }
+  static VAES_INLINE T pairs (const int64_t *v)
+  { return _mm256_set_epi64x (v[3], v[2], v[1], v[0]); }
+};
+#endif
+
+#ifdef __AVX512F__
+struct Z4
+{
+  typedef __m512i T;
+  static constexpr int W = 4;
+  static VAES_INLINE T load (const void *p)
+  { return _mm512_loadu_si512 (p); }
+  static VAES_INLINE void store (void *p, T v) { _mm512_storeu_si512 (p, v); }
+  /* The maskz form with an all-ones mask: the plain intrinsic's
+   * undefined merge source makes GCC 12 warn (-Wmaybe-uninitialized).  */
+  static VAES_INLINE T bcast (__m128i b)
+  { return _mm512_maskz_broadcast_i32x4 ((__mmask16)0xffff, b); }
+  static VAES_INLINE T key (const void *p)
+  { return bcast (_mm_load_si128 ((const __m128i *)p)); }
+  /* Not _mm512_castsi512_si128: its undefined merge source makes GCC 12
+   * warn.  Element access compiles to the plain register.  */
+  static VAES_INLINE __m128i lane0 (T v)
+  {
+    const __v8di q = (__v8di)v;
+    return (__m128i){ q[0], q[1] };
+  }
+  static VAES_INLINE __m128i fold (T v)
+  {
+    return _mm_xor_si128 (
+      _mm_xor_si128 (lane0 (v), _mm512_maskz_extracti32x4_epi32 (0xf, v, 1)),
+      _mm_xor_si128 (_mm512_maskz_extracti32x4_epi32 (0xf, v, 2),
+                     _mm512_maskz_extracti32x4_epi32 (0xf, v, 3)));
+  }
+  static VAES_INLINE T shift_in (T cur, __m128i prev)
+  { return _mm512_maskz_alignr_epi64 ((__mmask8)0xff, cur, bcast (prev), 6); }
+  static VAES_INLINE T last_lane (__m128i b)
+  { return _mm512_maskz_broadcast_i32x4 (0xf000, b); }
+  static VAES_INLINE __m128i last (T v)
+  { return _mm512_maskz_extracti32x4_epi32 (0xf, v, 3); }
+  static VAES_INLINE T bcast_mem (const void *p)
+  { return bcast (_mm_loadu_si128 ((const __m128i *)p)); }
+  static VAES_INLINE T blend_last (T a, T b)
+  { return _mm512_mask_blend_epi64 (0xc0, a, b); }
+  static VAES_INLINE T set (const __m128i *p)
+  {
+    T v = _mm512_zextsi128_si512 (p[0]);
+    v = _mm512_inserti32x4 (v, p[1], 1);
+    v = _mm512_inserti32x4 (v, p[2], 2);
+    return _mm512_inserti32x4 (v, p[3], 3);
+  }
+  static VAES_INLINE T xor_ (T a, T b) { return _mm512_xor_si512 (a, b); }
+  static VAES_INLINE T enc (T a, T k) { return _mm512_aesenc_epi128 (a, k); }
+  static VAES_INLINE T enclast (T a, T k)
+  { return _mm512_aesenclast_epi128 (a, k); }
+  static VAES_INLINE T dec (T a, T k) { return _mm512_aesdec_epi128 (a, k); }
+  static VAES_INLINE T declast (T a, T k)
+  { return _mm512_aesdeclast_epi128 (a, k); }
+  static VAES_INLINE T add64 (T a, T b) { return _mm512_add_epi64 (a, b); }
+  static VAES_INLINE T sub64 (T a, T b) { return _mm512_sub_epi64 (a, b); }
+  static VAES_INLINE T lt64u (T a, T b)
+  { return _mm512_movm_epi64 (_mm512_cmplt_epu64_mask (a, b)); }
+  static VAES_INLINE T bslli8 (T a) { return _mm512_bslli_epi128 (a, 8); }
+  template <int B> static VAES_INLINE T bslli (T a) { return _mm512_bslli_epi128 (a, B); }
+  template <int B> static VAES_INLINE T srli64 (T a) { return _mm512_maskz_srli_epi64 ((__mmask8)0xff, a, B); }
+  static VAES_INLINE T sllv (T a, T c)
+  { return _mm512_maskz_sllv_epi64 ((__mmask8)0xff, a, c); }
+  static VAES_INLINE T srlv (T a, T c)
+  { return _mm512_maskz_srlv_epi64 ((__mmask8)0xff, a, c); }
+  static VAES_INLINE T clmul01 (T a, T b)
+  { return _mm512_clmulepi64_epi128 (a, b, 0x01); }
+  static VAES_INLINE T bswap (T a)
+  { return _mm512_shuffle_epi8 (a, bcast (X1::bswap_mask ())); }
+  static VAES_INLINE T pairs (const int64_t *v)
+  { return _mm512_set_epi64 (v[7], v[6], v[5], v[4], v[3], v[2], v[1], v[0]); }
+};
+#endif
+
+/* Park XTS tweaks / OCB offsets in the output buffer during the rounds
+ * (16 or 8 vector registers: the batch's states fill them) or keep them
+ * in registers (AVX-512: 32 registers hold states, tweaks and keys).  */
+#ifdef __AVX512F__
+constexpr bool PARK_IN_OUT = false;
+#else
+constexpr bool PARK_IN_OUT = true;
+#endif
+
+/* Stack burn depths (bytes) the entry points report.  GCC 12's output
+ * was checked for spills: on x86-64 the ECB, CBC, CFB and CTR kernels
+ * put nothing secret on the stack (at most the public counter block, to
+ * broadcast it), the 512-bit XTS kernel nothing; the 256-bit XTS kernel
+ * (carried tweaks) and both OCB kernels (offset constants, checksum) do
+ * spill, within the red zone and a frame of at most about 400 bytes.
+ * i386 spills everywhere.  */
+#ifndef __x86_64__
+constexpr unsigned int BURN_PLAIN = 1024, BURN_XTS = 1024, BURN_OCB = 1024;
+#elif defined(__AVX512F__)
+constexpr unsigned int BURN_PLAIN = 0, BURN_XTS = 0, BURN_OCB = 512;
+#else
+constexpr unsigned int BURN_PLAIN = 0, BURN_XTS = 512, BURN_OCB = 1024;
+#endif
+
+/* ---- Batching -------------------------------------------------------- */
+
+template <int N>
+using lanes_c = std::integral_constant<int, N>;
+
+/* Run STEP (VT (), lanes_c<N> ()) over NBLOCKS blocks, where one step
+ * processes N registers of VT::W blocks and advances its own pointers:
+ * full batches of NVEC registers of the widest type VT, then the rest
+ * with 4, 2 and 1 registers, then (for the blocks short of a register)
+ * a ymm and an xmm.  Every step of width w starts at a block index that
+ * is a multiple of w if the first one does (OCB relies on it).  */
+template <class VT, int NVEC, class Step>
+VAES_INLINE void
+run_batches (size_t nblocks, Step &&step)
+{
+  constexpr size_t WB = VT::W;
+  for (; nblocks >= NVEC * WB; nblocks -= NVEC * WB)
+    step (VT (), lanes_c<NVEC> ());
+  if constexpr (NVEC > 4)
+    if (nblocks >= 4 * WB)
+      {
+        step (VT (), lanes_c<4> ());
+        nblocks -= 4 * WB;
+      }
+  if constexpr (NVEC > 2)
+    if (nblocks >= 2 * WB)
+      {
+        step (VT (), lanes_c<2> ());
+        nblocks -= 2 * WB;
+      }
+  if constexpr (NVEC > 1)
+    if (nblocks >= WB)
+      {
+        step (VT (), lanes_c<1> ());
+        nblocks -= WB;
+      }
+#ifdef __AVX2__
+  if constexpr (WB > 2)
+    if (nblocks >= 2)
+      {
+        step (Y2 (), lanes_c<1> ());
+        nblocks -= 2;
+      }
+#endif
+  if constexpr (WB > 1)
+    for (; nblocks; nblocks--)
+      step (X1 (), lanes_c<1> ());
+}
+
+/* Rounds 1..ROUNDS-1 (AESENC, or AESDEC with DECRYPT) on N registers, one
+ * round key broadcast per round for the whole batch.  The caller added
+ * round key 0 and does the last round.  */
+template <class VT, unsigned int ROUNDS, int N, bool DECRYPT>
+VAES_INLINE void
+middle_rounds (const unsigned char (*k)[16], typename VT::T *x)
+{
+  VAES_UNROLL
+  for (unsigned int r = 1; r < ROUNDS; r++)
+    {
+      const typename VT::T rk = VT::key (k[r]);
+      VAES_UNROLL
+      for (int i = 0; i < N; i++)
+        x[i] = DECRYPT ? VT::dec (x[i], rk) : VT::enc (x[i], rk);
+    }
+}
+
+template <class VT, bool DECRYPT>
+VAES_INLINE typename VT::T
+last_round (typename VT::T x, typename VT::T key)
+{
+  return DECRYPT ? VT::declast (x, key) : VT::enclast (x, key);
+}
+
+/* Lane l of the result: (0, (BASE + l) << 56), the 64-bit addend that
+ * steps byte 15 of a big-endian counter block by BASE + l.  */
+template <class VT>
+VAES_INLINE typename VT::T
+ctr_byte15_addend (int base)
+{
+  int64_t v[2 * VT::W];
+  VAES_UNROLL
+  for (int l = 0; l < VT::W; l++)
+    {
+      v[2 * l] = 0;
+      v[2 * l + 1] = (int64_t)((uint64_t)(base + l) << 56);
+    }
+  return VT::pairs (v);
+}
+
+/* Lane l: the 128-bit little-endian integer X (each lane) plus BASE + l,
+ * carried into the high qword, wrapping at 2^128.  */
+template <class VT>
+VAES_INLINE typename VT::T
+add128_lanes (typename VT::T x, int base)
+{
+  int64_t v[2 * VT::W];
+  VAES_UNROLL
+  for (int l = 0; l < VT::W; l++)
+    {
+      v[2 * l] = base + l;
+      v[2 * l + 1] = 0;
+    }
+  const typename VT::T a = VT::pairs (v);
+  const typename VT::T s = VT::add64 (x, a);
+  /* Low qword wrapped iff it is now below the addend; the high qword of
+   * the addend is 0, so its compare is always false.  */
+  return VT::sub64 (s, VT::bslli8 (VT::lt64u (s, a)));
+}
+
+/* Lane l: T (each lane, an XTS tweak as a 128-bit little-endian integer)
+ * times alpha^(BASE + l) in GF(2^128) mod x^128 + x^7 + x^2 + x + 1
+ * (IEEE 1619-2018 5.2), for 0 <= BASE + l <= 56: shift left by k bits,
+ * the k bits shifted out of the top reduced by one carry-less multiply
+ * with 0x87 into the low qword (their product has at most k + 8 bits).  */
+template <class VT>
+VAES_INLINE typename VT::T
+xts_mul_alpha (typename VT::T t, int base)
+{
+  int64_t sl[2 * VT::W], sr[2 * VT::W], p[2 * VT::W];
+  VAES_UNROLL
+  for (int l = 0; l < VT::W; l++)
+    {
+      sl[2 * l] = sl[2 * l + 1] = base + l;
+      sr[2 * l] = sr[2 * l + 1] = 64 - (base + l);
+      p[2 * l] = 0x87;
+      p[2 * l + 1] = 0;
+    }
+  const typename VT::T out = VT::srlv (t, VT::pairs (sr));
+  return VT::xor_ (VT::xor_ (VT::sllv (t, VT::pairs (sl)), VT::bslli8 (out)),
+                   VT::clmul01 (out, VT::pairs (p)));
+}
+
+/* T (each lane) times alpha^(8 * BYTES), 1 <= BYTES <= 7: as
+ * xts_mul_alpha, the shift a byte shift of the whole lane.  */
+template <class VT, int BYTES>
+VAES_INLINE typename VT::T
+xts_mul_alpha_bytes (typename VT::T t)
+{
+  int64_t p[2 * VT::W];
+  VAES_UNROLL
+  for (int l = 0; l < VT::W; l++)
+    {
+      p[2 * l] = 0x87;
+      p[2 * l + 1] = 0;
+    }
+  const typename VT::T top = VT::template srli64<64 - 8 * BYTES> (t);
+  return VT::xor_ (VT::template bslli<BYTES> (t),
+                   VT::clmul01 (top, VT::pairs (p)));
+}
+
+/* Call FN<ROUNDS> (...) for the context's (public) round count.  */
+#define VAES_DISPATCH(ctx, fn, ...)                                       \
+  (((const RIJNDAEL_context *)(ctx))->rounds == 10                         \
+     ? fn<10> (__VA_ARGS__)                                                \
+     : ((const RIJNDAEL_context *)(ctx))->rounds == 12                     \
+         ? fn<12> (__VA_ARGS__)                                            \
+         : fn<14> (__VA_ARGS__))
+
+/* ---- The kernels ------------------------------------------------------
+ * VT: widest vector traits; NVEC: registers per full batch (lanes =
+ * NVEC * VT::W blocks); CLEAR: clears the vector registers (and their
+ * upper halves) at the end of each bulk call.  */
+template <class VT, int NVEC, void (*CLEAR) ()>
+struct kernels
+{
+  typedef const unsigned char (*keys_t)[16];
+
+  static keys_t enc_keys (const RIJNDAEL_context *ctx)
+  { return ctx->keys.ni.enc; }
+  static keys_t dec_keys (const RIJNDAEL_context *ctx)
+  { return ctx->keys.ni.dec; }
+
+  /* ---- ECB ---------------------------------------------------------- */
+  template <unsigned int ROUNDS, bool DECRYPT>
+  static void
+  ecb_t (const RIJNDAEL_context *ctx, unsigned char *out,
+         const unsigned char *in, size_t nblocks)
+  {
+    keys_t k = DECRYPT ? dec_keys (ctx) : enc_keys (ctx);
+    run_batches<VT, NVEC> (nblocks, [&] (auto vt, auto lanes)
+                           __attribute__ ((always_inline))
+      {
+        typedef decltype (vt) V;
+        constexpr int N = decltype (lanes)::value;
+        constexpr int S = 16 * V::W;
+        typename V::T x[N];
+        const typename V::T k0 = V::key (k[0]);
+        VAES_UNROLL
+        for (int i = 0; i < N; i++)
+          x[i] = V::xor_ (V::load (in + S * i), k0);
+        middle_rounds<V, ROUNDS, N, DECRYPT> (k, x);
+        const typename V::T kl = V::key (k[ROUNDS]);
+        VAES_UNROLL
+        for (int i = 0; i < N; i++)
+          V::store (out + S * i, last_round<V, DECRYPT> (x[i], kl));
+        in += S * N;
+        out += S * N;
+      });
+  }
+
+  template <unsigned int ROUNDS>
+  static unsigned int
+  ecb_enc (const RIJNDAEL_context *ctx, unsigned char *out,
+           const unsigned char *in, size_t nblocks)
+  {
+    ecb_t<ROUNDS, false> (ctx, out, in, nblocks);
+    return BURN_PLAIN;
+  }
+
+  template <unsigned int ROUNDS>
+  static unsigned int
+  ecb_dec (const RIJNDAEL_context *ctx, unsigned char *out,
+           const unsigned char *in, size_t nblocks)
+  {
+    ecb_t<ROUNDS, true> (ctx, out, in, nblocks);
+    return BURN_PLAIN;
+  }
+
+  static unsigned int
+  ecb_crypt (void *ctx, void *out, const void *in, size_t nblocks,
+             int encrypt)
+  {
+    const RIJNDAEL_context *c = (const RIJNDAEL_context *)ctx;
+    unsigned char *o = (unsigned char *)out;
+    const unsigned char *i = (const unsigned char *)in;
+    unsigned int r = encrypt ? VAES_DISPATCH (c, ecb_enc, c, o, i, nblocks)
+                             : VAES_DISPATCH (c, ecb_dec, c, o, i, nblocks);
+    CLEAR ();
+    return r;
+  }
+
+  /* ---- CBC decryption (SP 800-38A 6.2) -------------------------------
+   * P_i = D(C_i) ^ C_{i-1}, the XOR folded into the last round key.  The
+   * chaining blocks of register j are C_{jW-1} .. C_{jW+W-2}: for j > 0
+   * an unaligned load from the input, for j = 0 the previous batch's last
+   * block shifted in.  Registers are written last to first, so with
+   * IN == OUT every C_{i-1} is read before P_{i-1} overwrites it.  */
+  template <unsigned int ROUNDS>
+  static unsigned int
+  cbc_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv,
+             unsigned char *out, const unsigned char *in, size_t nblocks)
+  {
+    keys_t k = dec_keys (ctx);
+    __m128i prev = X1::load (iv);
+
+    run_batches<VT, NVEC> (nblocks, [&] (auto vt, auto lanes)
+                           __attribute__ ((always_inline))
+      {
+        typedef decltype (vt) V;
+        constexpr int N = decltype (lanes)::value;
+        constexpr int S = 16 * V::W;
+        typename V::T x[N];
+        const typename V::T k0 = V::key (k[0]);
+        const typename V::T c0 = V::load (in);
+        const typename V::T prevk
+          = V::xor_ (V::shift_in (c0, prev), V::key (k[ROUNDS]));
+        x[0] = V::xor_ (c0, k0);
+        VAES_UNROLL
+        for (int i = 1; i < N; i++)
+          x[i] = V::xor_ (V::load (in + S * i), k0);
+        prev = X1::load (in + S * N - 16);
+        middle_rounds<V, ROUNDS, N, true> (k, x);
+        const typename V::T kl = V::key (k[ROUNDS]);
+        VAES_UNROLL
+        for (int i = N - 1; i > 0; i--)
+          V::store (out + S * i,
+                    V::declast (x[i], V::xor_ (V::load (in + S * i - 16), kl)));
+        V::store (out, V::declast (x[0], prevk));
+        in += S * N;
+        out += S * N;
+      });
+    X1::store (iv, prev);
+    return BURN_PLAIN;
+  }
+
+  static unsigned int
+  cbc_dec (void *ctx, unsigned char *iv, void *out, const void *in,
+           size_t nblocks)
+  {
+    unsigned int r = VAES_DISPATCH (ctx, cbc_dec_t,
+                                    (const RIJNDAEL_context *)ctx, iv,
+                                    (unsigned char *)out,
+                                    (const unsigned char *)in, nblocks);
+    CLEAR ();
+    return r;
+  }
+
+  /* ---- CFB-128 decryption (SP 800-38A 6.3) ---------------------------
+   * P_i = C_i ^ E(C_{i-1}), the XOR with C_i folded into the last round
+   * key.  All cipher inputs of a batch are loaded before any block is
+   * written, and C_i is read just before P_i overwrites it, so IN == OUT
+   * works in block order.  */
+  template <unsigned int ROUNDS>
+  static unsigned int
+  cfb_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv,
+             unsigned char *out, const unsigned char *in, size_t nblocks)
+  {
+    keys_t k = enc_keys (ctx);
+    __m128i prev = X1::load (iv);
+
+    run_batches<VT, NVEC> (nblocks, [&] (auto vt, auto lanes)
+                           __attribute__ ((always_inline))
+      {
+        typedef decltype (vt) V;
+        constexpr int N = decltype (lanes)::value;
+        constexpr int S = 16 * V::W;
+        typename V::T x[N];
+        const typename V::T k0 = V::key (k[0]);
+        x[0] = V::xor_ (V::shift_in (V::load (in), prev), k0);
+        VAES_UNROLL
+        for (int i = 1; i < N; i++)
+          x[i] = V::xor_ (V::load (in + S * i - 16), k0);
+        prev = X1::load (in + S * N - 16);
+        middle_rounds<V, ROUNDS, N, false> (k, x);
+        const typename V::T kl = V::key (k[ROUNDS]);
+        VAES_UNROLL
+        for (int i = 0; i < N; i++)
+          V::store (out + S * i,
+                    V::enclast (x[i], V::xor_ (V::load (in + S * i), kl)));
+        in += S * N;
+        out += S * N;
+      });
+    X1::store (iv, prev);
+    return BURN_PLAIN;
+  }
+
+  static unsigned int
+  cfb_dec (void *ctx, unsigned char *iv, void *out, const void *in,
+           size_t nblocks)
+  {
+    unsigned int r = VAES_DISPATCH (ctx, cfb_dec_t,
+                                    (const RIJNDAEL_context *)ctx, iv,
+                                    (unsigned char *)out,
+                                    (const unsigned char *)in, nblocks);
+    CLEAR ();
+    return r;
+  }
+
+  /* ---- CTR, 128-bit big-endian counter (SP 800-38A 6.5, B.1) ----------
+   * The counter block C stays in an xmm register (memory byte order) for
+   * the whole call.  Byte 15 is the least significant byte of the counter
+   * and the most significant byte of each lane's high qword, so while
+   * byte 15 + (blocks of the step) does not pass 0xff, block m of the
+   * step is C broadcast plus m << 56 in the high qword: one add per
+   * register, no byte shuffle.  Otherwise (about one step in 256 / lanes,
+   * decided by the public counter only) the counters are made from C as
+   * a 128-bit integer: byte-reversed, added with the carry from the low
+   * qword into the high one (wrapping at 2^128), reversed back.  The
+   * keystream XOR is folded into the last round key.
+   * Hook: ctr32le (RFC 8452 4) would be this kernel with a 32-bit lane
+   * add and no carry path.  */
+  template <unsigned int ROUNDS>
+  static unsigned int
+  ctr16be_t (const RIJNDAEL_context *ctx, unsigned char *ctr,
+             unsigned char *out, const unsigned char *in, size_t nblocks)
+  {
+    keys_t k = enc_keys (ctx);
+    __m128i c = X1::load (ctr);
+    unsigned int low = ctr[15];        /* Byte 15 of C, kept in step.  */
+
+    run_batches<VT, NVEC> (nblocks, [&] (auto vt, auto lanes)
+                           __attribute__ ((always_inline))
+      {
+        typedef decltype (vt) V;
+        constexpr int N = decltype (lanes)::value;
+        constexpr int S = 16 * V::W;
+        constexpr int NB = N * V::W;
+        typename V::T x[N];
+        const typename V::T k0 = V::key (k[0]);
+        if (__builtin_expect (low <= 0xffu - NB, 1))
+          {
+            const typename V::T cb = V::bcast (c);
+            VAES_UNROLL
+            for (int i = 0; i < N; i++)
+              x[i] = V::xor_ (V::add64 (cb, ctr_byte15_addend<V> (i * V::W)),
+                              k0);
+            c = X1::add64 (c, ctr_byte15_addend<X1> (NB));
+          }
+        else
+          {
+            const __m128i ci = X1::bswap (c);
+            const typename V::T cb = V::bcast (ci);
+            VAES_UNROLL
+            for (int i = 0; i < N; i++)
+              x[i] = V::xor_ (V::bswap (add128_lanes<V> (cb, i * V::W)), k0);
+            c = X1::bswap (add128_lanes<X1> (ci, NB));
+          }
+        low = (low + NB) & 0xffu;
+        middle_rounds<V, ROUNDS, N, false> (k, x);
+        const typename V::T kl = V::key (k[ROUNDS]);
+        VAES_UNROLL
+        for (int i = 0; i < N; i++)
+          V::store (out + S * i,
+                    V::enclast (x[i], V::xor_ (V::load (in + S * i), kl)));
+        in += S * N;
+        out += S * N;
+      });
+    X1::store (ctr, c);
+    return BURN_PLAIN;
+  }
+
+  static unsigned int
+  ctr16be_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
+               size_t nblocks)
+  {
+    unsigned int r = VAES_DISPATCH (ctx, ctr16be_t,
+                                    (const RIJNDAEL_context *)ctx, ctr,
+                                    (unsigned char *)out,
+                                    (const unsigned char *)in, nblocks);
+    CLEAR ();
+    return r;
+  }
+
+  /* ---- XTS (IEEE 1619-2018 5.3) ---------------------------------------
+   * C_j = E(P_j ^ T_j) ^ T_j (decryption: D).  The first full batch
+   * makes its tweaks from T broadcast: register i lane l holds T *
+   * alpha^(iW + l), each by one shift-and-reduce (xts_mul_alpha),
+   * independent of the others.  Full batches then carry their tweak
+   * registers over: each times alpha^(lanes), lanes being a multiple of
+   * 8, is a byte shift and one carry-less multiply (xts_mul_alpha_bytes;
+   * the compiler keeps them in registers or, with 16 registers, partly
+   * on the stack, hence BURN_XTS).  The shorter steps at the end start
+   * again from T.  With 16 or 8 registers the tweaks are parked in the
+   * output blocks during the rounds (each input block is read before its
+   * output slot is written, so IN == OUT works) and come back as the
+   * memory operand of the last round, whose key carries the final XOR. */
+  template <unsigned int ROUNDS, bool DECRYPT>
+  static void
+  xts_t (const RIJNDAEL_context *ctx, unsigned char *tweak,
+         unsigned char *out, const unsigned char *in, size_t nblocks)
+  {
+    keys_t k = DECRYPT ? dec_keys (ctx) : enc_keys (ctx);
+    __m128i t = X1::load (tweak);
+    typename VT::T twc[NVEC];
+    bool have = false;
+
+    run_batches<VT, NVEC> (nblocks, [&] (auto vt, auto lanes)
+                           __attribute__ ((always_inline))
+      {
+        typedef decltype (vt) V;
+        constexpr int N = decltype (lanes)::value;
+        constexpr int S = 16 * V::W;
+        static_assert (N * V::W <= 56, "xts_mul_alpha range");
+        typename V::T x[N], tw[N];
+        const typename V::T k0 = V::key (k[0]);
+        constexpr bool full = std::is_same_v<V, VT> && N == NVEC;
+        if constexpr (full)
+          {
+            if (!have)
+              {
+                const typename V::T tb = V::bcast (t);
+                VAES_UNROLL
+                for (int i = 0; i < N; i++)
+                  twc[i] = xts_mul_alpha<V> (tb, i * V::W);
+                have = true;
+              }
+          }
+        const typename V::T tb = V::bcast (t);
+        VAES_UNROLL
+        for (int i = 0; i < N; i++)
+          {
+            if constexpr (full)
+              tw[i] = twc[i];
+            else
+              tw[i] = xts_mul_alpha<V> (tb, i * V::W);
+            x[i] = V::xor_ (V::xor_ (V::load (in + S * i), k0), tw[i]);
+            if (PARK_IN_OUT)
+              V::store (out + S * i, tw[i]);
+          }
+        if constexpr (full)
+          {
+            VAES_UNROLL
+            for (int i = 0; i < N; i++)
+              twc[i] = xts_mul_alpha_bytes<V, N * V::W / 8> (twc[i]);
+            t = V::lane0 (twc[0]);
+          }
+        else
+          t = xts_mul_alpha<X1> (t, N * V::W);
+        /* Parked tweaks come back from OUT, not from registers or the
+         * stack.  */
+        if (PARK_IN_OUT)
+          asm volatile ("" : : : "memory");
+        middle_rounds<V, ROUNDS, N, DECRYPT> (k, x);
+        const typename V::T kl = V::key (k[ROUNDS]);
+        VAES_UNROLL
+        for (int i = 0; i < N; i++)
+          V::store (out + S * i,
+                    last_round<V, DECRYPT> (
+                      x[i], V::xor_ (PARK_IN_OUT ? V::load (out + S * i)
+                                                 : tw[i], kl)));
+        in += S * N;
+        out += S * N;
+      });
+    X1::store (tweak, t);
+  }
+
+  template <unsigned int ROUNDS>
+  static unsigned int
+  xts_enc (const RIJNDAEL_context *ctx, unsigned char *tweak,
+           unsigned char *out, const unsigned char *in, size_t nblocks)
+  {
+    xts_t<ROUNDS, false> (ctx, tweak, out, in, nblocks);
+    return BURN_XTS;
+  }
+
+  template <unsigned int ROUNDS>
+  static unsigned int
+  xts_dec (const RIJNDAEL_context *ctx, unsigned char *tweak,
+           unsigned char *out, const unsigned char *in, size_t nblocks)
+  {
+    xts_t<ROUNDS, true> (ctx, tweak, out, in, nblocks);
+    return BURN_XTS;
+  }
+
+  static unsigned int
+  xts_crypt (void *ctx, unsigned char *tweak, void *out, const void *in,
+             size_t nblocks, int encrypt)
+  {
+    const RIJNDAEL_context *c = (const RIJNDAEL_context *)ctx;
+    unsigned char *o = (unsigned char *)out;
+    const unsigned char *i = (const unsigned char *)in;
+    unsigned int r
+      = encrypt ? VAES_DISPATCH (c, xts_enc, c, tweak, o, i, nblocks)
+                : VAES_DISPATCH (c, xts_dec, c, tweak, o, i, nblocks);
+    CLEAR ();
+    return r;
+  }
+
+  /* ---- OCB (RFC 7253 4.1-4.3) -----------------------------------------
+   * Offset_i = Offset_{i-1} ^ L_ntz(i).  A register of W blocks starts at
+   * a block index b that is a multiple of W (single blocks first until it
+   * is; run_batches keeps it), so for its blocks b+1 .. b+W
+   *     Offset_{b+m} = Offset_b ^ P_m    (m < W),   P_m = L_ntz(1) ^ ..
+   *                                                       ^ L_ntz(m),
+   *     Offset_{b+W} = Offset_b ^ P_{W-1} ^ L_ntz(b+W),
+   * P_m being the same for every register (ntz(b + m) = ntz(m) for m <
+   * W).  So a step's first register is Offset_b broadcast ^ a constant ^
+   * L_ntz(b+W) in the last lane, and each further one is the previous
+   * one ^ a value made of two table entries (ocb_offsets): the serial
+   * chain from register to register is one XOR.  The table index comes
+   * from the public block counter.  */
+  /* P_m (m < W) of the register width of V; PRE gets lane l =
+   * P_min(l+1, W-1), the return value is P_{W-1}.  */
+  template <class V>
+  static VAES_INLINE __m128i
+  ocb_prefix (const unsigned char (*L)[OCB_BLOCK_LEN], typename V::T *pre)
+  {
+    __m128i p[V::W > 1 ? V::W : 2];
+    p[0] = _mm_setzero_si128 ();
+    for (int m = 1; m < V::W; m++)
+      p[m] = _mm_xor_si128 (p[m - 1], X1::load (L[ocb_ntz ((uint64_t)m)]));
+    __m128i q[V::W];
+    for (int l = 0; l < V::W; l++)
+      q[l] = p[l + 1 < V::W ? l + 1 : V::W - 1];
+    *pre = V::set (q);
+    return p[V::W - 1];
+  }
+
+  /* Offsets of register I of a step, covering blocks BLKN+1 .. BLKN+W
+   * (BLKN a multiple of W).  Register 0 is made from OFF (= Offset_BLKN)
+   * broadcast; register I > 0 from register I-1 (PREV), whose lanes
+   * differ from its own by P_{W-1} ^ L_ntz(BLKN) in lanes 0 .. W-2 and
+   * by P_{W-1} ^ L_ntz(BLKN+W) in lane W-1: two table entries broadcast
+   * straight from memory, one blend and two XORs, only the last on the
+   * chain from register to register.  Lane W-1 of the step's last
+   * register is the next Offset.  */
+  template <class V>
+  static VAES_INLINE typename V::T
+  ocb_offsets (int i, typename V::T prev, typename V::T pre,
+               typename V::T plastb, const unsigned char (*L)[OCB_BLOCK_LEN],
+               __m128i off, uint64_t blkn)
+  {
+    if (i == 0)
+      return V::xor_ (V::xor_ (V::bcast (off), pre),
+                      V::last_lane (X1::load (L[ocb_ntz (blkn + V::W)])));
+    return V::xor_ (prev,
+                    V::xor_ (plastb,
+                             V::blend_last (
+                               V::bcast_mem (L[ocb_ntz (blkn)]),
+                               V::bcast_mem (L[ocb_ntz (blkn + V::W)]))));
+  }
+
+  /* The widest type's prefix constants and checksum lanes are made once
+   * per call (with 16 registers they are partly spilled: BURN_OCB).  */
+  template <class V>
+  static constexpr bool ocb_keep = std::is_same_v<V, VT>;
+
+  /* Full blocks: C_i = Offset_i ^ E(P_i ^ Offset_i), Checksum ^= P_i
+   * (decryption: D, the recovered P_i into the checksum).  The offset is
+   * c->iv, the checksum c->ctr (cipher-ocb.h).  Offsets are parked in
+   * the output blocks, as XTS tweaks are.  */
+  template <unsigned int ROUNDS, bool DECRYPT>
+  static __attribute__ ((noinline)) void
+  ocb_crypt_t (gcry_cipher_hd_t c, unsigned char *out,
+               const unsigned char *in, size_t nblocks)
+  {
+    const RIJNDAEL_context *ctx = (const RIJNDAEL_context *)c->ctx;
+    ocb_state *s = ocb_state_of (c);
+    keys_t k = DECRYPT ? dec_keys (ctx) : enc_keys (ctx);
+    const unsigned char (*L)[OCB_BLOCK_LEN] = s->L;
+    uint64_t blkn = s->data_nblocks;
+    /* Offset constants of the widest registers, once per call.  */
+    typename VT::T wpre;
+    const typename VT::T wplastb = VT::bcast (ocb_prefix<VT> (L, &wpre));
+    __m128i off = X1::load (c->iv), sum = X1::load (c->ctr);
+    /* Checksum lanes of the full batches, folded once at the end.  */
+    typename VT::T wsum = VT::bcast (_mm_setzero_si128 ());
+
+    auto step = [&] (auto vt, auto lanes) __attribute__ ((always_inline))
+      {
+        typedef decltype (vt) V;
+        constexpr int N = decltype (lanes)::value;
+        constexpr int S = 16 * V::W;
+        typename V::T pre, plastb;
+        if constexpr (ocb_keep<V>)
+          {
+            pre = wpre;
+            plastb = wplastb;
+          }
+        else
+          plastb = V::bcast (ocb_prefix<V> (L, &pre));
+        typename V::T ov = pre;
+        typename V::T x[N], o[N];
+        const typename V::T k0 = V::key (k[0]);
+        typename V::T vsum = V::bcast (_mm_setzero_si128 ());
+        VAES_UNROLL
+        for (int i = 0; i < N; i++)
+          {
+            ov = ocb_offsets<V> (i, ov, pre, plastb, L, off, blkn);
+            blkn += V::W;
+            o[i] = ov;
+            const typename V::T p = V::load (in + S * i);
+            if (!DECRYPT)
+              vsum = V::xor_ (vsum, p);
+            x[i] = V::xor_ (V::xor_ (p, k0), o[i]);
+            if (PARK_IN_OUT)
+              V::store (out + S * i, o[i]);
+          }
+        off = V::last (ov);
+        /* Parked offsets come back from OUT, not from registers or the
+         * stack.  */
+        if (PARK_IN_OUT)
+          asm volatile ("" : : : "memory");
+        middle_rounds<V, ROUNDS, N, DECRYPT> (k, x);
+        const typename V::T kl = V::key (k[ROUNDS]);
+        VAES_UNROLL
+        for (int i = 0; i < N; i++)
+          {
+            const typename V::T r
+              = last_round<V, DECRYPT> (
+                  x[i], V::xor_ (PARK_IN_OUT ? V::load (out + S * i) : o[i],
+                                 kl));
+            if (DECRYPT)
+              vsum = V::xor_ (vsum, r);
+            V::store (out + S * i, r);
+          }
+        if constexpr (ocb_keep<V>)
+          wsum = VT::xor_ (wsum, vsum);
+        else
+          sum = _mm_xor_si128 (sum, V::fold (vsum));
+        in += S * N;
+        out += S * N;
+      };
+    for (; nblocks && blkn % VT::W; nblocks--)
+      step (X1 (), lanes_c<1> ());
+    run_batches<VT, NVEC> (nblocks, step);
+    X1::store (c->iv, off);
+    X1::store (c->ctr, _mm_xor_si128 (sum, VT::fold (wsum)));
+    s->data_nblocks = blkn;
+  }
+
+  template <unsigned int ROUNDS>
+  static unsigned int
+  ocb_enc (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
+           size_t nblocks)
+  {
+    ocb_crypt_t<ROUNDS, false> (c, out, in, nblocks);
+    return 0;
+  }
+
+  template <unsigned int ROUNDS>
+  static unsigned int
+  ocb_dec (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
+           size_t nblocks)
+  {
+    ocb_crypt_t<ROUNDS, true> (c, out, in, nblocks);
+    return 0;
+  }
+
+  /* The OCB slots burn their own stack (cipher-internal.h); the kernels
+   * are not inlined here, so their frames lie below this function's
+   * stack pointer, where _gcry_burn_stack wipes.  */
+  static size_t
+  ocb_crypt (gcry_cipher_hd_t c, void *out, const void *in, size_t nblocks,
+             int encrypt)
+  {
+    unsigned char *o = (unsigned char *)out;
+    const unsigned char *i = (const unsigned char *)in;
+    if (encrypt)
+      VAES_DISPATCH (c->ctx, ocb_enc, c, o, i, nblocks);
+    else
+      VAES_DISPATCH (c->ctx, ocb_dec, c, o, i, nblocks);
+    CLEAR ();
+    _gcry_burn_stack (BURN_OCB);
+    return 0;
+  }
+
+  /* HASH (RFC 7253 4.1) over full AAD blocks: Sum ^= E(A_i ^ Offset_i),
+   * the offsets as in ocb_crypt.  */
+  template <unsigned int ROUNDS>
+  static __attribute__ ((noinline)) unsigned int
+  ocb_auth_t (gcry_cipher_hd_t c, const unsigned char *abuf, size_t nblocks)
+  {
+    const RIJNDAEL_context *ctx = (const RIJNDAEL_context *)c->ctx;
+    ocb_state *s = ocb_state_of (c);
+    keys_t k = enc_keys (ctx);
+    const unsigned char (*L)[OCB_BLOCK_LEN] = s->L;
+    uint64_t blkn = s->aad_nblocks;
+    typename VT::T wpre;
+    const typename VT::T wplastb = VT::bcast (ocb_prefix<VT> (L, &wpre));
+    __m128i off = X1::load (s->aad_offset), sum = X1::load (s->aad_sum);
+
+    auto step = [&] (auto vt, auto lanes) __attribute__ ((always_inline))
+      {
+        typedef decltype (vt) V;
+        constexpr int N = decltype (lanes)::value;
+        constexpr int S = 16 * V::W;
+        typename V::T pre, plastb;
+        if constexpr (ocb_keep<V>)
+          {
+            pre = wpre;
+            plastb = wplastb;
+          }
+        else
+          plastb = V::bcast (ocb_prefix<V> (L, &pre));
+        typename V::T ov = pre;
+        typename V::T x[N];
+        const typename V::T k0 = V::key (k[0]);
+        VAES_UNROLL
+        for (int i = 0; i < N; i++)
+          {
+            ov = ocb_offsets<V> (i, ov, pre, plastb, L, off, blkn);
+            blkn += V::W;
+            x[i] = V::xor_ (V::xor_ (V::load (abuf + S * i), k0), ov);
+          }
+        off = V::last (ov);
+        middle_rounds<V, ROUNDS, N, false> (k, x);
+        const typename V::T kl = V::key (k[ROUNDS]);
+        typename V::T vsum = V::enclast (x[0], kl);
+        VAES_UNROLL
+        for (int i = 1; i < N; i++)
+          vsum = V::xor_ (vsum, V::enclast (x[i], kl));
+        sum = _mm_xor_si128 (sum, V::fold (vsum));
+        abuf += S * N;
+      };
+    for (; nblocks && blkn % VT::W; nblocks--)
+      step (X1 (), lanes_c<1> ());
+    run_batches<VT, NVEC> (nblocks, step);
+    X1::store (s->aad_offset, off);
+    X1::store (s->aad_sum, sum);
+    s->aad_nblocks = blkn;
+    return 0;
+  }
+
+  static size_t
+  ocb_auth (gcry_cipher_hd_t c, const void *abuf, size_t nblocks)
+  {
+    VAES_DISPATCH (c->ctx, ocb_auth_t, c, (const unsigned char *)abuf,
+                   nblocks);
+    CLEAR ();
+    _gcry_burn_stack (BURN_OCB);
+    return 0;
+  }
+
+  /* The AES-NI slots (key schedule, serial modes, CCM, GCM, ...), then
+   * the parallel ones of this width.  */
+  static void
+  fill_bulk (cipher_bulk_ops *bulk)
+  {
+    _gcry_aes_aesni_fill_bulk (bulk);
+    bulk->ecb_crypt = ecb_crypt;
+    bulk->cbc_dec = cbc_dec;
+    bulk->cfb_dec = cfb_dec;
+    bulk->ctr16be_enc = ctr16be_enc;
+    bulk->xts_crypt = xts_crypt;
+    bulk->ocb_crypt = ocb_crypt;
+    bulk->ocb_auth = ocb_auth;
+  }
+};
+
+} // namespace vaes
+} // namespace
+
+#endif /* GCIPHER_RIJNDAEL_VAES_KERNELS_H */

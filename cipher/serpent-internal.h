@@ -1,0 +1,1767 @@
+/* serpent-internal.h - Serpent: the context, the bitsliced S-box formulas,
+ * the round function and the mode drivers every path shares.
+ *
+ * Serpent (Anderson, Biham, Knudsen, "Serpent: A Proposal for the
+ * Advanced Encryption Standard", 1998) in its bitslice form (section 3 of
+ * the proposal): the 128-bit block is four 32-bit words X0..X3 (little-
+ * endian loads of the 16 block bytes, as libgcrypt and the NESSIE vectors
+ * order them); each round XORs a round key, applies one of the eight
+ * 4-bit S-boxes to the 32 bit columns at once (bit i of X0..X3 is the
+ * input nibble's bit 0..3) and, except in the last round, the linear
+ * transformation LT.  Round 31 ends with the XOR of round key 32.
+ *
+ * The S-boxes are computed as boolean formulas on whole words, never by
+ * table look-up, so every path is constant time by construction.  The
+ * formulas below were derived for gcipher by a small search program
+ * (formula-size dynamic programming over the 2^16 four-input functions,
+ * shared subterms merged) from the S-box tables of the proposal, section
+ * 2 / appendix; the VPTERNLOG forms (AVX-512) by an exhaustive search
+ * over three-input functions.  Each is checked against the tables by the
+ * self-test's known answers and by tests/t-serpent.cpp.
+ *
+ * One round engine, templated over an "Ops" type that says what a word
+ * vector V is (uint32_t for the generic single-block code; 4, 8 or 16
+ * blocks' words in an xmm/ymm/zmm register for the SIMD paths) and how to
+ * rotate, shift, broadcast a key word and (for AVX-512) apply the ternary
+ * S-box forms.  The SIMD mode drivers (serpent_simd<Ops>) are templates
+ * too and are instantiated only in the ISA files, which are compiled with
+ * that ISA's flags; this header itself uses no intrinsics.
+ */
+#ifndef GCIPHER_SERPENT_INTERNAL_H
+#define GCIPHER_SERPENT_INTERNAL_H
+
+#include <config.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <type_traits>
+#include <utility>
+#include "cipher-internal.h"
+#include "cipher-ocb.h"
+
+/* Serpent proposal 2: 32 rounds, 33 round keys of 128 bits.  */
+#define SERPENT_ROUNDS 32
+
+/* The path whose bulk slots the key was set up for (every path shares
+ * the key layout and the generic single-block functions).  */
+enum serpent_path : unsigned int
+  {
+    SERPENT_PATH_GENERIC = 0,
+    SERPENT_PATH_SSE2 = 1,
+    SERPENT_PATH_AVX2 = 2,
+    SERPENT_PATH_AVX512 = 3
+  };
+
+struct SERPENT_context
+{
+  /* Round keys K_0..K_32 (proposal 3, bitslice form): four words each,
+   * word j XORed into X_j.  */
+  alignas (64) uint32_t keys[SERPENT_ROUNDS + 1][4];
+  serpent_path path;
+};
+
+/* ---- Generic path (serpent.cpp) ----------------------------------- */
+/* One block, 16 bytes IN -> OUT (may alias).  Return the burn depth.  */
+unsigned int _gcry_serpent_generic_encrypt (void *ctx, unsigned char *out,
+                                            const unsigned char *in)
+  GCIPHER_INTERNAL;
+unsigned int _gcry_serpent_generic_decrypt (void *ctx, unsigned char *out,
+                                            const unsigned char *in)
+  GCIPHER_INTERNAL;
+
+/* ---- SIMD paths (x86 only) ----------------------------------------- */
+#ifdef GCIPHER_ARCH_X86
+/* Blocks per full batch of each path (two interleaved sets of 4, 8 or
+ * 16 blocks; one set on i386, which has 8 vector registers).  The
+ * self-test runs lanes + 1 (CTR) and lanes + 2 (CBC, CFB) blocks.  */
+#ifdef __x86_64__
+#define SERPENT_SIMD_SETS 2
+#else
+#define SERPENT_SIMD_SETS 1
+#endif
+#define SERPENT_SSE2_LANES (4 * SERPENT_SIMD_SETS)
+#define SERPENT_AVX2_LANES (8 * SERPENT_SIMD_SETS)
+#define SERPENT_AVX512_LANES (16 * SERPENT_SIMD_SETS)
+/* Fill ecb_crypt, cbc_dec, cfb_dec, ctr16be_enc, xts_crypt, ocb_crypt
+ * and ocb_auth.  */
+void _gcry_serpent_sse2_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
+void _gcry_serpent_avx2_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
+void _gcry_serpent_avx512_fill_bulk (cipher_bulk_ops *bulk)
+  GCIPHER_INTERNAL;
+#endif
+
+#define SERPENT_INLINE inline __attribute__ ((always_inline))
+/* Fully unroll the loops over sets, words and vectors, so the arrays of
+ * vectors live in registers.  */
+#define SERPENT_UNROLL _Pragma ("GCC unroll 32")
+
+/* ---- S-boxes S0..S7 and their inverses (two-input gates) ----------- */
+/* In: bit i of x0..x3 is bit 0..3 of the S-box input at column i; out:
+ * likewise for the output.  */
+
+/* 17 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_sbox0 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = x0 | x2;
+  const V t5 = ~x1 & t4;
+  const V t6 = ~x3;
+  const V t7 = x1 ^ x0;
+  const V t8 = x2 & t7;
+  const V t9 = t6 | t8;
+  const V t10 = t5 ^ t9;
+  const V t11 = t7 ^ x3;
+  const V t12 = x1 | t11;
+  const V t13 = x2 ^ t12;
+  const V t14 = t7 ^ t13;
+  const V t15 = t10 ^ t14;
+  const V t16 = t11 ^ x2;
+  const V t17 = t13 | t16;
+  const V t18 = t4 ^ t17;
+  const V t19 = x3 & x0;
+  const V t20 = t16 ^ t19;
+  const V y0 = t10;
+  const V y1 = t15;
+  const V y2 = t18;
+  const V y3 = t20;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 15 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_sbox1 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = ~x1;
+  const V t5 = x0 | t4;
+  const V t6 = x2 ^ t5;
+  const V t7 = x3 ^ t6;
+  const V t8 = ~x3 & t6;
+  const V t9 = x1 | x2;
+  const V t10 = x0 ^ t9;
+  const V t11 = ~t8 & t10;
+  const V t12 = t7 ^ t11;
+  const V t13 = x1 ^ t12;
+  const V t14 = x0 ^ t4;
+  const V t15 = ~x3 & t14;
+  const V t16 = t11 ^ t15;
+  const V t17 = ~t16 & t13;
+  const V t18 = t6 ^ t17;
+  const V y0 = t18;
+  const V y1 = t16;
+  const V y2 = t7;
+  const V y3 = t13;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 14 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_sbox2 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = ~x0 & x2;
+  const V t5 = x3 ^ t4;
+  const V t6 = x1 ^ t5;
+  const V t7 = ~t5;
+  const V t8 = x2 ^ t7;
+  const V t9 = x1 | t8;
+  const V t10 = x0 ^ t9;
+  const V t11 = t6 ^ t10;
+  const V t12 = t8 | t10;
+  const V t13 = x2 ^ t12;
+  const V t14 = t11 & t13;
+  const V t15 = t8 ^ t14;
+  const V t16 = t12 ^ t5;
+  const V t17 = t14 ^ t16;
+  const V y0 = t6;
+  const V y1 = t15;
+  const V y2 = t17;
+  const V y3 = t11;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 16 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_sbox3 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = ~x2 & x3;
+  const V t5 = x0 | t4;
+  const V t6 = ~x3 & x2;
+  const V t7 = ~t6 & x1;
+  const V t8 = t5 ^ t7;
+  const V t9 = x0 ^ t8;
+  const V t10 = x2 ^ t5;
+  const V t11 = ~t9 & t10;
+  const V t12 = x3 ^ t11;
+  const V t13 = x3 | x1;
+  const V t14 = ~t8 & t11;
+  const V t15 = t13 ^ t14;
+  const V t16 = t10 ^ t15;
+  const V t17 = ~t12 & x0;
+  const V t18 = t10 ^ t17;
+  const V t19 = x1 ^ t18;
+  const V y0 = t8;
+  const V y1 = t16;
+  const V y2 = t12;
+  const V y3 = t19;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 15 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_sbox4 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = ~x0 & x3;
+  const V t5 = x2 ^ t4;
+  const V t6 = x1 | t5;
+  const V t7 = x0 ^ t6;
+  const V t8 = x3 ^ t7;
+  const V t9 = x1 & t8;
+  const V t10 = ~t9;
+  const V t11 = t5 ^ t10;
+  const V t12 = t8 | x2;
+  const V t13 = ~x3 & t12;
+  const V t14 = x1 ^ t13;
+  const V t15 = t5 ^ t14;
+  const V t16 = t8 & t11;
+  const V t17 = ~t16 & t14;
+  const V t18 = x0 ^ t17;
+  const V y0 = t11;
+  const V y1 = t15;
+  const V y2 = t18;
+  const V y3 = t8;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 15 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_sbox5 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = ~x1;
+  const V t5 = x0 | t4;
+  const V t6 = x2 ^ t5;
+  const V t7 = ~x3 & t6;
+  const V t8 = x1 ^ t7;
+  const V t9 = x0 ^ t8;
+  const V t10 = ~t9 & x3;
+  const V t11 = t6 ^ t10;
+  const V t12 = ~x2 & t9;
+  const V t13 = ~t12 & x0;
+  const V t14 = x3 ^ t13;
+  const V t15 = t6 ^ t14;
+  const V t16 = ~t12 & t11;
+  const V t17 = ~t16 & t4;
+  const V t18 = t14 ^ t17;
+  const V y0 = t11;
+  const V y1 = t9;
+  const V y2 = t18;
+  const V y3 = t15;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 16 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_sbox6 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = x0 & x1;
+  const V t5 = ~t4 & x3;
+  const V t6 = ~x1;
+  const V t7 = x0 | t6;
+  const V t8 = ~x2 & t7;
+  const V t9 = t5 | t8;
+  const V t10 = x1 ^ t9;
+  const V t11 = x0 ^ t10;
+  const V t12 = x3 & x0;
+  const V t13 = x2 ^ t12;
+  const V t14 = t6 ^ t13;
+  const V t15 = x3 ^ x0;
+  const V t16 = t14 & t15;
+  const V t17 = t9 ^ t16;
+  const V t18 = ~t17 & t11;
+  const V t19 = t13 ^ t18;
+  const V y0 = t17;
+  const V y1 = t14;
+  const V y2 = t11;
+  const V y3 = t19;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 16 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_sbox7 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = ~x1 & x2;
+  const V t5 = x3 ^ t4;
+  const V t6 = ~t5 & x0;
+  const V t7 = x2 ^ t6;
+  const V t8 = x1 ^ t7;
+  const V t9 = ~x2;
+  const V t10 = ~t5 & t9;
+  const V t11 = x0 ^ t10;
+  const V t12 = t8 | t11;
+  const V t13 = t5 ^ t12;
+  const V t14 = ~t6 & t8;
+  const V t15 = t11 ^ t14;
+  const V t16 = t13 ^ t15;
+  const V t17 = t11 | t5;
+  const V t18 = x2 ^ t17;
+  const V t19 = t15 ^ t18;
+  const V y0 = t13;
+  const V y1 = t19;
+  const V y2 = t16;
+  const V y3 = t8;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 15 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_inv_sbox0 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = ~x1;
+  const V t5 = ~x0 & t4;
+  const V t6 = x2 ^ t5;
+  const V t7 = x3 ^ t6;
+  const V t8 = t7 & t6;
+  const V t9 = ~x0 & t6;
+  const V t10 = x1 ^ t9;
+  const V t11 = ~t8 & t10;
+  const V t12 = x0 ^ t11;
+  const V t13 = t7 ^ t12;
+  const V t14 = x0 ^ t4;
+  const V t15 = x3 | t14;
+  const V t16 = t11 ^ t15;
+  const V t17 = t16 | t13;
+  const V t18 = t6 ^ t17;
+  const V y0 = t13;
+  const V y1 = t18;
+  const V y2 = t7;
+  const V y3 = t16;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 17 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_inv_sbox1 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = x3 & x2;
+  const V t5 = ~t4 & x0;
+  const V t6 = ~x1;
+  const V t7 = x0 ^ x3;
+  const V t8 = ~x2 & t7;
+  const V t9 = t6 | t8;
+  const V t10 = t5 ^ t9;
+  const V t11 = t6 ^ t7;
+  const V t12 = ~x0 & t11;
+  const V t13 = x2 ^ t12;
+  const V t14 = t10 ^ t13;
+  const V t15 = x1 ^ t14;
+  const V t16 = t11 ^ x2;
+  const V t17 = t12 | t16;
+  const V t18 = t4 ^ t17;
+  const V t19 = x3 | t6;
+  const V t20 = t16 ^ t19;
+  const V y0 = t10;
+  const V y1 = t15;
+  const V y2 = t18;
+  const V y3 = t20;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 17 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_inv_sbox2 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = ~x3 & x0;
+  const V t5 = x1 | t4;
+  const V t6 = ~x0 & x3;
+  const V t7 = ~t6 & x2;
+  const V t8 = t5 ^ t7;
+  const V t9 = x0 ^ t8;
+  const V t10 = x2 ^ x3;
+  const V t11 = ~t10 & x1;
+  const V t12 = x0 ^ t11;
+  const V t13 = x2 ^ t12;
+  const V t14 = t12 & t8;
+  const V t15 = ~x3;
+  const V t16 = ~x1 & t15;
+  const V t17 = t14 | t16;
+  const V t18 = ~t15 & x2;
+  const V t19 = t16 | t18;
+  const V t20 = t8 ^ t19;
+  const V y0 = t13;
+  const V y1 = t9;
+  const V y2 = t20;
+  const V y3 = t17;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 14 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_inv_sbox3 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = ~x2 & x1;
+  const V t5 = x0 ^ t4;
+  const V t6 = x3 | t5;
+  const V t7 = x1 ^ t6;
+  const V t8 = x2 ^ t7;
+  const V t9 = t8 ^ x3;
+  const V t10 = ~t9 & t6;
+  const V t11 = t7 ^ t10;
+  const V t12 = t5 ^ t11;
+  const V t13 = x1 | t5;
+  const V t14 = t10 ^ t13;
+  const V t15 = t8 | t14;
+  const V t16 = t5 ^ t15;
+  const V t17 = t16 ^ t14;
+  const V y0 = t8;
+  const V y1 = t16;
+  const V y2 = t12;
+  const V y3 = t17;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 16 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_inv_sbox4 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = ~x1 & x0;
+  const V t5 = x2 ^ t4;
+  const V t6 = ~x3 & t5;
+  const V t7 = x0 ^ t6;
+  const V t8 = x1 ^ t7;
+  const V t9 = ~x2 & x0;
+  const V t10 = x3 | t9;
+  const V t11 = t5 ^ t10;
+  const V t12 = ~t11 & x2;
+  const V t13 = ~t8;
+  const V t14 = ~x3 & t13;
+  const V t15 = t12 | t14;
+  const V t16 = x0 ^ t15;
+  const V t17 = ~t11 & x0;
+  const V t18 = x3 ^ t17;
+  const V t19 = t13 ^ t18;
+  const V y0 = t19;
+  const V y1 = t11;
+  const V y2 = t16;
+  const V y3 = t8;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 16 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_inv_sbox5 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = x0 & x3;
+  const V t5 = x2 ^ t4;
+  const V t6 = x1 & t5;
+  const V t7 = x3 ^ t6;
+  const V t8 = x0 ^ t7;
+  const V t9 = ~x2 & x0;
+  const V t10 = ~x1;
+  const V t11 = t9 | t10;
+  const V t12 = t5 ^ t11;
+  const V t13 = x0 & t12;
+  const V t14 = x1 ^ t13;
+  const V t15 = t7 ^ t14;
+  const V t16 = ~t12 & x2;
+  const V t17 = ~x1 & t8;
+  const V t18 = t16 ^ t17;
+  const V t19 = t7 ^ t18;
+  const V y0 = t8;
+  const V y1 = t15;
+  const V y2 = t19;
+  const V y3 = t12;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 17 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_inv_sbox6 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = ~x2;
+  const V t5 = x0 | t4;
+  const V t6 = x1 ^ t5;
+  const V t7 = x3 ^ t6;
+  const V t8 = ~t6 & x2;
+  const V t9 = x0 ^ t4;
+  const V t10 = ~t7 & x1;
+  const V t11 = t9 | t10;
+  const V t12 = t8 ^ t11;
+  const V t13 = x3 ^ t12;
+  const V t14 = ~x3 & t9;
+  const V t15 = t6 ^ t14;
+  const V t16 = x2 ^ t15;
+  const V t17 = t12 ^ t16;
+  const V t18 = x0 ^ t14;
+  const V t19 = t7 | t18;
+  const V t20 = t16 ^ t19;
+  const V y0 = t13;
+  const V y1 = t7;
+  const V y2 = t20;
+  const V y3 = t17;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 17 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_inv_sbox7 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = x0 | x1;
+  const V t5 = x3 & t4;
+  const V t6 = x0 & x1;
+  const V t7 = x2 | t6;
+  const V t8 = t5 ^ t7;
+  const V t9 = t5 ^ x1;
+  const V t10 = ~x3;
+  const V t11 = t8 ^ t10;
+  const V t12 = t9 | t11;
+  const V t13 = x0 ^ t12;
+  const V t14 = x2 & x0;
+  const V t15 = ~t12 & x3;
+  const V t16 = t14 ^ t15;
+  const V t17 = t9 ^ t16;
+  const V t18 = t13 | x3;
+  const V t19 = t9 ^ t18;
+  const V t20 = x2 ^ t19;
+  const V y0 = t20;
+  const V y1 = t13;
+  const V y2 = t17;
+  const V y3 = t8;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* ---- The same S-boxes as VPTERNLOG three-input functions ------------ */
+/* Ops::tern<IMM> (a, b, c) is the bitwise function whose truth table is
+ * IMM, indexed by (a << 2) | (b << 1) | c (the VPTERNLOGD convention).  */
+
+/* 8 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_sbox0_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0x87> (x0, x1, x3);
+  const V t5 = Ops::template tern<0x53> (x0, x1, x3);
+  const V t6 = Ops::template tern<0xca> (x2, t5, t4);
+  const V t7 = Ops::template tern<0x1d> (x0, x1, x3);
+  const V t8 = Ops::template tern<0x69> (t7, x2, t6);
+  const V t9 = Ops::template tern<0x36> (x0, x1, x3);
+  const V t10 = Ops::template tern<0xe1> (t9, t6, t8);
+  const V t11 = Ops::template tern<0x66> (x0, x2, t9);
+  const V y0 = t8;
+  const V y1 = t6;
+  const V y2 = t10;
+  const V y3 = t11;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 8 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_sbox1_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0x25> (x1, x2, x3);
+  const V t5 = Ops::template tern<0x6b> (x1, x2, x3);
+  const V t6 = Ops::template tern<0xca> (x0, t5, t4);
+  const V t7 = Ops::template tern<0x2b> (x0, x1, x3);
+  const V t8 = Ops::template tern<0x69> (t7, x2, t6);
+  const V t9 = Ops::template tern<0x59> (x0, x1, x2);
+  const V t10 = Ops::template tern<0xb4> (t9, t6, t8);
+  const V t11 = Ops::template tern<0x66> (x0, x3, t9);
+  const V y0 = t10;
+  const V y1 = t8;
+  const V y2 = t11;
+  const V y3 = t6;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 8 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_sbox2_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0x0a> (x0, x1, x2);
+  const V t5 = Ops::template tern<0x96> (t4, x1, x3);
+  const V t6 = Ops::template tern<0x38> (x0, x3, t5);
+  const V t7 = Ops::template tern<0xb4> (t6, x1, x2);
+  const V t8 = Ops::template tern<0x3a> (x0, x2, t6);
+  const V t9 = Ops::template tern<0x1e> (t8, x1, t5);
+  const V t10 = Ops::template tern<0x16> (x0, x1, x2);
+  const V t11 = Ops::template tern<0x87> (t10, x1, x3);
+  const V y0 = t5;
+  const V y1 = t9;
+  const V y2 = t7;
+  const V y3 = t11;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 9 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_sbox3_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0xf2> (x0, x2, x3);
+  const V t5 = Ops::template tern<0x49> (x0, x2, x3);
+  const V t6 = Ops::template tern<0xca> (x1, t5, t4);
+  const V t7 = Ops::template tern<0x19> (x0, x1, x3);
+  const V t8 = Ops::template tern<0x2d> (t7, x2, t4);
+  const V t9 = Ops::template tern<0x76> (x0, x1, x2);
+  const V t10 = Ops::template tern<0x78> (t9, x3, t4);
+  const V t11 = Ops::template tern<0x1a> (x0, x1, x2);
+  const V t12 = Ops::template tern<0xb4> (t11, x3, t7);
+  const V y0 = t6;
+  const V y1 = t8;
+  const V y2 = t12;
+  const V y3 = t10;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 8 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_sbox4_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0x24> (x0, x1, x3);
+  const V t5 = Ops::template tern<0x69> (t4, x2, x3);
+  const V t6 = Ops::template tern<0x34> (x0, x2, x3);
+  const V t7 = Ops::template tern<0x36> (t6, x1, t4);
+  const V t8 = Ops::template tern<0x3a> (x0, x3, t5);
+  const V t9 = Ops::template tern<0xe9> (t8, x1, t6);
+  const V t10 = Ops::template tern<0x58> (x0, x1, x3);
+  const V t11 = Ops::template tern<0x1e> (t10, x1, x2);
+  const V y0 = t5;
+  const V y1 = t9;
+  const V y2 = t7;
+  const V y3 = t11;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 8 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_sbox5_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0x24> (x0, x1, x3);
+  const V t5 = Ops::template tern<0x69> (t4, x2, x3);
+  const V t6 = Ops::template tern<0x3c> (x0, x1, x2);
+  const V t7 = Ops::template tern<0xd2> (t6, x3, t5);
+  const V t8 = Ops::template tern<0x1b> (x1, x3, t5);
+  const V t9 = Ops::template tern<0x78> (t8, t6, t7);
+  const V t10 = Ops::template tern<0x46> (x0, x1, t5);
+  const V t11 = Ops::template tern<0xe1> (t10, x3, t9);
+  const V y0 = t5;
+  const V y1 = t7;
+  const V y2 = t9;
+  const V y3 = t11;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 9 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_sbox6_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0x29> (x1, x2, x3);
+  const V t5 = Ops::template tern<0x7a> (x1, x2, x3);
+  const V t6 = Ops::template tern<0xca> (x0, t5, t4);
+  const V t7 = Ops::template tern<0x66> (x0, x1, x2);
+  const V t8 = Ops::template tern<0x87> (t7, x0, x3);
+  const V t9 = Ops::template tern<0x7c> (x0, x1, t8);
+  const V t10 = Ops::template tern<0x1e> (t9, x3, t4);
+  const V t11 = Ops::template tern<0x4a> (x0, x1, x2);
+  const V t12 = Ops::template tern<0x92> (t11, t4, t5);
+  const V y0 = t6;
+  const V y1 = t8;
+  const V y2 = t10;
+  const V y3 = t12;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 8 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_sbox7_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0x46> (x0, x1, x2);
+  const V t5 = Ops::template tern<0xb4> (t4, x0, x3);
+  const V t6 = Ops::template tern<0x1a> (x0, x1, x3);
+  const V t7 = Ops::template tern<0x1e> (t6, x2, t5);
+  const V t8 = Ops::template tern<0x34> (x2, x3, t7);
+  const V t9 = Ops::template tern<0x87> (t8, x0, x1);
+  const V t10 = Ops::template tern<0x51> (x0, x2, t6);
+  const V t11 = Ops::template tern<0x96> (t10, t4, t9);
+  const V y0 = t9;
+  const V y1 = t7;
+  const V y2 = t11;
+  const V y3 = t5;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 9 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_inv_sbox0_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0x5b> (x1, x2, x3);
+  const V t5 = Ops::template tern<0x29> (x1, x2, x3);
+  const V t6 = Ops::template tern<0xca> (x0, t5, t4);
+  const V t7 = Ops::template tern<0x79> (x0, x1, t4);
+  const V t8 = Ops::template tern<0x78> (t7, x2, t6);
+  const V t9 = Ops::template tern<0x03> (x0, x1, x2);
+  const V t10 = Ops::template tern<0x96> (t9, x2, x3);
+  const V t11 = Ops::template tern<0x1b> (x0, x1, x3);
+  const V t12 = Ops::template tern<0x96> (t11, t6, t10);
+  const V y0 = t6;
+  const V y1 = t8;
+  const V y2 = t10;
+  const V y3 = t12;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 8 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_inv_sbox1_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0x2f> (x1, x2, x3);
+  const V t5 = Ops::template tern<0x68> (x1, x2, x3);
+  const V t6 = Ops::template tern<0xca> (x0, t5, t4);
+  const V t7 = Ops::template tern<0x3a> (x0, x1, x3);
+  const V t8 = Ops::template tern<0x69> (t7, x2, t6);
+  const V t9 = Ops::template tern<0x2d> (x0, x1, x3);
+  const V t10 = Ops::template tern<0xd2> (t9, t6, t8);
+  const V t11 = Ops::template tern<0x99> (x0, x2, t9);
+  const V y0 = t6;
+  const V y1 = t8;
+  const V y2 = t10;
+  const V y3 = t11;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 8 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_inv_sbox2_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0x1e> (x0, x1, x2);
+  const V t5 = Ops::template tern<0x78> (t4, x1, x3);
+  const V t6 = Ops::template tern<0xb4> (x1, x2, x3);
+  const V t7 = Ops::template tern<0xc6> (x1, x2, x3);
+  const V t8 = Ops::template tern<0xca> (x0, t7, t6);
+  const V t9 = Ops::template tern<0xc5> (x0, t6, t7);
+  const V t10 = Ops::template tern<0x79> (x0, x1, x3);
+  const V t11 = Ops::template tern<0x94> (t10, t6, t7);
+  const V y0 = t5;
+  const V y1 = t8;
+  const V y2 = t9;
+  const V y3 = t11;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 8 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_inv_sbox3_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0x2c> (x1, x2, x3);
+  const V t5 = Ops::template tern<0x1e> (t4, x0, x3);
+  const V t6 = Ops::template tern<0x68> (x0, x1, x3);
+  const V t7 = Ops::template tern<0xb4> (t6, x2, t5);
+  const V t8 = Ops::template tern<0x1c> (x0, x1, t7);
+  const V t9 = Ops::template tern<0xb4> (t8, x2, x3);
+  const V t10 = Ops::template tern<0x6c> (x0, x1, t9);
+  const V t11 = Ops::template tern<0x94> (t10, t5, t6);
+  const V y0 = t5;
+  const V y1 = t11;
+  const V y2 = t7;
+  const V y3 = t9;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 8 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_inv_sbox4_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0x76> (x0, x2, x3);
+  const V t5 = Ops::template tern<0xb4> (t4, x0, x1);
+  const V t6 = Ops::template tern<0x59> (x0, x1, x2);
+  const V t7 = Ops::template tern<0x4b> (t6, x3, t5);
+  const V t8 = Ops::template tern<0x60> (x0, x1, t4);
+  const V t9 = Ops::template tern<0x69> (t8, x3, t7);
+  const V t10 = Ops::template tern<0x62> (x0, x1, x3);
+  const V t11 = Ops::template tern<0x94> (t10, t6, t8);
+  const V y0 = t9;
+  const V y1 = t5;
+  const V y2 = t11;
+  const V y3 = t7;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 8 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_inv_sbox5_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0x16> (x0, x1, x3);
+  const V t5 = Ops::template tern<0xb4> (t4, x1, x2);
+  const V t6 = Ops::template tern<0x35> (x0, x2, t5);
+  const V t7 = Ops::template tern<0x69> (t6, x3, t4);
+  const V t8 = Ops::template tern<0x43> (x0, x2, x3);
+  const V t9 = Ops::template tern<0x4b> (t8, x1, t4);
+  const V t10 = Ops::template tern<0x26> (x0, x1, x2);
+  const V t11 = Ops::template tern<0x87> (t10, x0, x3);
+  const V y0 = t5;
+  const V y1 = t7;
+  const V y2 = t9;
+  const V y3 = t11;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 8 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_inv_sbox6_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0x65> (x0, x2, x3);
+  const V t5 = Ops::template tern<0xb1> (x0, x2, x3);
+  const V t6 = Ops::template tern<0xca> (x1, t5, t4);
+  const V t7 = Ops::template tern<0x0a> (x0, x1, x2);
+  const V t8 = Ops::template tern<0x69> (t7, x1, x3);
+  const V t9 = Ops::template tern<0x3a> (x1, t4, t5);
+  const V t10 = Ops::template tern<0x63> (x0, x1, x2);
+  const V t11 = Ops::template tern<0xd2> (t10, t5, t8);
+  const V y0 = t6;
+  const V y1 = t8;
+  const V y2 = t11;
+  const V y3 = t9;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 9 ternary ops */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_inv_sbox7_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = Ops::template tern<0x67> (x1, x2, x3);
+  const V t5 = Ops::template tern<0x38> (x1, x2, x3);
+  const V t6 = Ops::template tern<0xca> (x0, t5, t4);
+  const V t7 = Ops::template tern<0x3e> (x0, x2, x3);
+  const V t8 = Ops::template tern<0x96> (t7, x1, t4);
+  const V t9 = Ops::template tern<0x1c> (x0, x1, x3);
+  const V t10 = Ops::template tern<0xd2> (t9, x2, t7);
+  const V t11 = Ops::template tern<0x2d> (x0, x1, x3);
+  const V t12 = Ops::template tern<0x86> (t11, t4, t7);
+  const V y0 = t6;
+  const V y1 = t8;
+  const V y2 = t10;
+  const V y3 = t12;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* ---- Dispatch by (compile-time) S-box number ----------------------- */
+
+template <int I, class V>
+SERPENT_INLINE void
+serpent_sbox (V &x0, V &x1, V &x2, V &x3)
+{
+  if constexpr (I == 0) serpent_sbox0 (x0, x1, x2, x3);
+  else if constexpr (I == 1) serpent_sbox1 (x0, x1, x2, x3);
+  else if constexpr (I == 2) serpent_sbox2 (x0, x1, x2, x3);
+  else if constexpr (I == 3) serpent_sbox3 (x0, x1, x2, x3);
+  else if constexpr (I == 4) serpent_sbox4 (x0, x1, x2, x3);
+  else if constexpr (I == 5) serpent_sbox5 (x0, x1, x2, x3);
+  else if constexpr (I == 6) serpent_sbox6 (x0, x1, x2, x3);
+  else serpent_sbox7 (x0, x1, x2, x3);
+}
+
+template <int I, class V>
+SERPENT_INLINE void
+serpent_inv_sbox (V &x0, V &x1, V &x2, V &x3)
+{
+  if constexpr (I == 0) serpent_inv_sbox0 (x0, x1, x2, x3);
+  else if constexpr (I == 1) serpent_inv_sbox1 (x0, x1, x2, x3);
+  else if constexpr (I == 2) serpent_inv_sbox2 (x0, x1, x2, x3);
+  else if constexpr (I == 3) serpent_inv_sbox3 (x0, x1, x2, x3);
+  else if constexpr (I == 4) serpent_inv_sbox4 (x0, x1, x2, x3);
+  else if constexpr (I == 5) serpent_inv_sbox5 (x0, x1, x2, x3);
+  else if constexpr (I == 6) serpent_inv_sbox6 (x0, x1, x2, x3);
+  else serpent_inv_sbox7 (x0, x1, x2, x3);
+}
+
+template <class Ops, int I, class V>
+SERPENT_INLINE void
+serpent_sbox_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  if constexpr (I == 0) serpent_sbox0_tern<Ops> (x0, x1, x2, x3);
+  else if constexpr (I == 1) serpent_sbox1_tern<Ops> (x0, x1, x2, x3);
+  else if constexpr (I == 2) serpent_sbox2_tern<Ops> (x0, x1, x2, x3);
+  else if constexpr (I == 3) serpent_sbox3_tern<Ops> (x0, x1, x2, x3);
+  else if constexpr (I == 4) serpent_sbox4_tern<Ops> (x0, x1, x2, x3);
+  else if constexpr (I == 5) serpent_sbox5_tern<Ops> (x0, x1, x2, x3);
+  else if constexpr (I == 6) serpent_sbox6_tern<Ops> (x0, x1, x2, x3);
+  else serpent_sbox7_tern<Ops> (x0, x1, x2, x3);
+}
+
+template <class Ops, int I, class V>
+SERPENT_INLINE void
+serpent_inv_sbox_tern (V &x0, V &x1, V &x2, V &x3)
+{
+  if constexpr (I == 0) serpent_inv_sbox0_tern<Ops> (x0, x1, x2, x3);
+  else if constexpr (I == 1) serpent_inv_sbox1_tern<Ops> (x0, x1, x2, x3);
+  else if constexpr (I == 2) serpent_inv_sbox2_tern<Ops> (x0, x1, x2, x3);
+  else if constexpr (I == 3) serpent_inv_sbox3_tern<Ops> (x0, x1, x2, x3);
+  else if constexpr (I == 4) serpent_inv_sbox4_tern<Ops> (x0, x1, x2, x3);
+  else if constexpr (I == 5) serpent_inv_sbox5_tern<Ops> (x0, x1, x2, x3);
+  else if constexpr (I == 6) serpent_inv_sbox6_tern<Ops> (x0, x1, x2, x3);
+  else serpent_inv_sbox7_tern<Ops> (x0, x1, x2, x3);
+}
+
+/* ---- Round engine ---------------------------------------------------- */
+/* Ops supplies: typedef V; key (kr, j) = word j of round key KR in every
+ * lane; rol<N>, shl<N>; xor3 (a, b, c); sbox<I>, inv_sbox<I> (x0..x3).
+ * S independent sets of four word vectors are processed side by side
+ * (their instructions interleave), each set its own blocks.  */
+
+/* X ^= K (proposal 3: the key mixing of every round).  */
+template <class Ops, int S, class V>
+SERPENT_INLINE void
+serpent_key_mix (const uint32_t *kr, V (&x)[S][4])
+{
+  SERPENT_UNROLL
+  for (int j = 0; j < 4; j++)
+    {
+      const V k = Ops::key (kr, j);
+      SERPENT_UNROLL
+      for (int s = 0; s < S; s++)
+        x[s][j] ^= k;
+    }
+}
+
+/* LT, proposal 3 (bitslice form):
+ *   X0 <<<= 13; X2 <<<= 3; X1 ^= X0 ^ X2; X3 ^= X2 ^ (X0 << 3);
+ *   X1 <<<= 1; X3 <<<= 7; X0 ^= X1 ^ X3; X2 ^= X3 ^ (X1 << 7);
+ *   X0 <<<= 5; X2 <<<= 22.  */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_lt (V &x0, V &x1, V &x2, V &x3)
+{
+  x0 = Ops::template rol<13> (x0);
+  x2 = Ops::template rol<3> (x2);
+  x1 = Ops::xor3 (x1, x0, x2);
+  x3 = Ops::xor3 (x3, x2, Ops::template shl<3> (x0));
+  x1 = Ops::template rol<1> (x1);
+  x3 = Ops::template rol<7> (x3);
+  x0 = Ops::xor3 (x0, x1, x3);
+  x2 = Ops::xor3 (x2, x3, Ops::template shl<7> (x1));
+  x0 = Ops::template rol<5> (x0);
+  x2 = Ops::template rol<22> (x2);
+}
+
+/* LT^-1: the steps of LT undone in reverse order.  */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_inv_lt (V &x0, V &x1, V &x2, V &x3)
+{
+  x2 = Ops::template rol<10> (x2);
+  x0 = Ops::template rol<27> (x0);
+  x2 = Ops::xor3 (x2, x3, Ops::template shl<7> (x1));
+  x0 = Ops::xor3 (x0, x1, x3);
+  x3 = Ops::template rol<25> (x3);
+  x1 = Ops::template rol<31> (x1);
+  x3 = Ops::xor3 (x3, x2, Ops::template shl<3> (x0));
+  x1 = Ops::xor3 (x1, x0, x2);
+  x2 = Ops::template rol<29> (x2);
+  x0 = Ops::template rol<19> (x0);
+}
+
+/* Round R (0..31) of the encryption: key mixing with K_R, S_(R mod 8),
+ * then LT, or in round 31 the XOR of K_32.  */
+template <class Ops, int R, int S, class V>
+SERPENT_INLINE void
+serpent_enc_round (const uint32_t (*k)[4], V (&x)[S][4])
+{
+  serpent_key_mix<Ops> (k[R], x);
+  SERPENT_UNROLL
+  for (int s = 0; s < S; s++)
+    Ops::template sbox<R % 8> (x[s][0], x[s][1], x[s][2], x[s][3]);
+  if constexpr (R < SERPENT_ROUNDS - 1)
+    {
+      SERPENT_UNROLL
+      for (int s = 0; s < S; s++)
+        serpent_lt<Ops> (x[s][0], x[s][1], x[s][2], x[s][3]);
+    }
+  else
+    serpent_key_mix<Ops> (k[SERPENT_ROUNDS], x);
+}
+
+/* Round R of the decryption (run R = 31 .. 0): the inverse steps.  */
+template <class Ops, int R, int S, class V>
+SERPENT_INLINE void
+serpent_dec_round (const uint32_t (*k)[4], V (&x)[S][4])
+{
+  if constexpr (R < SERPENT_ROUNDS - 1)
+    {
+      SERPENT_UNROLL
+      for (int s = 0; s < S; s++)
+        serpent_inv_lt<Ops> (x[s][0], x[s][1], x[s][2], x[s][3]);
+    }
+  else
+    serpent_key_mix<Ops> (k[SERPENT_ROUNDS], x);
+  SERPENT_UNROLL
+  for (int s = 0; s < S; s++)
+    Ops::template inv_sbox<R % 8> (x[s][0], x[s][1], x[s][2], x[s][3]);
+  serpent_key_mix<Ops> (k[R], x);
+}
+
+template <class Ops, int S, class V, int... R>
+SERPENT_INLINE void
+serpent_enc_rounds (const uint32_t (*k)[4], V (&x)[S][4],
+                    std::integer_sequence<int, R...>)
+{
+  (serpent_enc_round<Ops, R> (k, x), ...);
+}
+
+template <class Ops, int S, class V, int... R>
+SERPENT_INLINE void
+serpent_dec_rounds (const uint32_t (*k)[4], V (&x)[S][4],
+                    std::integer_sequence<int, R...>)
+{
+  (serpent_dec_round<Ops, SERPENT_ROUNDS - 1 - R> (k, x), ...);
+}
+
+/* S vectors handled as one: each operation is applied to the S
+ * vectors in turn, so the formulas of S independent sets interleave
+ * instruction by instruction (more independent work in flight).  */
+template <class V, int S>
+struct serpent_multi
+{
+  V v[S];
+#define SERPENT_MULTI_OP(op)                                              \
+  friend SERPENT_INLINE serpent_multi                                     \
+  operator op (const serpent_multi &a, const serpent_multi &b)            \
+  {                                                                       \
+    serpent_multi r;                                                      \
+    SERPENT_UNROLL                                                        \
+    for (int s = 0; s < S; s++)                                           \
+      r.v[s] = a.v[s] op b.v[s];                                          \
+    return r;                                                             \
+  }
+  SERPENT_MULTI_OP (&)
+  SERPENT_MULTI_OP (|)
+  SERPENT_MULTI_OP (^)
+#undef SERPENT_MULTI_OP
+  friend SERPENT_INLINE serpent_multi
+  operator~ (const serpent_multi &a)
+  {
+    serpent_multi r;
+    SERPENT_UNROLL
+    for (int s = 0; s < S; s++)
+      r.v[s] = ~a.v[s];
+    return r;
+  }
+  SERPENT_INLINE serpent_multi &
+  operator^= (const serpent_multi &b)
+  {
+    SERPENT_UNROLL
+    for (int s = 0; s < S; s++)
+      v[s] ^= b.v[s];
+    return *this;
+  }
+};
+
+/* Ops over serpent_multi<Ops::V, S>, elementwise.  */
+template <class Ops, int S>
+struct serpent_multi_ops
+{
+  typedef serpent_multi<typename Ops::V, S> V;
+  static constexpr bool TERN = Ops::TERN, INTERLEAVE = false;
+  static SERPENT_INLINE V
+  key (const uint32_t *kr, int j)
+  {
+    V r;
+    const typename Ops::V k = Ops::key (kr, j);
+    SERPENT_UNROLL
+    for (int s = 0; s < S; s++)
+      r.v[s] = k;
+    return r;
+  }
+#define SERPENT_MULTI_FN(expr)                                            \
+  {                                                                       \
+    V r;                                                                  \
+    SERPENT_UNROLL                                                        \
+    for (int s = 0; s < S; s++)                                           \
+      r.v[s] = expr;                                                      \
+    return r;                                                             \
+  }
+  template <int N> static SERPENT_INLINE V rol (V x)
+  SERPENT_MULTI_FN (Ops::template rol<N> (x.v[s]))
+  template <int N> static SERPENT_INLINE V shl (V x)
+  SERPENT_MULTI_FN (Ops::template shl<N> (x.v[s]))
+  static SERPENT_INLINE V xor3 (V a, V b, V c)
+  SERPENT_MULTI_FN (Ops::xor3 (a.v[s], b.v[s], c.v[s]))
+  template <int IMM> static SERPENT_INLINE V tern (V a, V b, V c)
+  SERPENT_MULTI_FN (Ops::template tern<IMM> (a.v[s], b.v[s], c.v[s]))
+#undef SERPENT_MULTI_FN
+  template <int I> static SERPENT_INLINE void
+  sbox (V &a, V &b, V &c, V &d)
+  {
+    if constexpr (Ops::TERN)
+      serpent_sbox_tern<serpent_multi_ops, I> (a, b, c, d);
+    else
+      serpent_sbox<I> (a, b, c, d);
+  }
+  template <int I> static SERPENT_INLINE void
+  inv_sbox (V &a, V &b, V &c, V &d)
+  {
+    if constexpr (Ops::TERN)
+      serpent_inv_sbox_tern<serpent_multi_ops, I> (a, b, c, d);
+    else
+      serpent_inv_sbox<I> (a, b, c, d);
+  }
+};
+
+/* The 32 rounds on S sets of word vectors (proposal 3).  With
+ * Ops::INTERLEAVE the sets run as one serpent_multi.  */
+template <class Ops, bool DECRYPT, int S, class V>
+SERPENT_INLINE void
+serpent_crypt_sets (const SERPENT_context *ctx, V (&x)[S][4])
+{
+  if constexpr (S > 1 && Ops::INTERLEAVE)
+    {
+      typedef serpent_multi_ops<Ops, S> M;
+      typename M::V y[1][4];
+      SERPENT_UNROLL
+      for (int j = 0; j < 4; j++)
+        SERPENT_UNROLL
+        for (int s = 0; s < S; s++)
+          y[0][j].v[s] = x[s][j];
+      serpent_crypt_sets<M, DECRYPT> (ctx, y);
+      SERPENT_UNROLL
+      for (int j = 0; j < 4; j++)
+        SERPENT_UNROLL
+        for (int s = 0; s < S; s++)
+          x[s][j] = y[0][j].v[s];
+    }
+  else if constexpr (DECRYPT)
+    serpent_dec_rounds<Ops> (ctx->keys, x,
+                             std::make_integer_sequence<int, SERPENT_ROUNDS> ());
+  else
+    serpent_enc_rounds<Ops> (ctx->keys, x,
+                             std::make_integer_sequence<int, SERPENT_ROUNDS> ());
+}
+
+/* Ops for one block in four uint32_t (the generic path, the key
+ * schedule).  */
+struct serpent_ops_u32
+{
+  typedef uint32_t V;
+  static constexpr bool TERN = false, INTERLEAVE = false;
+  static SERPENT_INLINE V key (const uint32_t *kr, int j) { return kr[j]; }
+  template <int N> static SERPENT_INLINE V rol (V x)
+  { return (x << N) | (x >> (32 - N)); }
+  template <int N> static SERPENT_INLINE V shl (V x) { return x << N; }
+  static SERPENT_INLINE V xor3 (V a, V b, V c) { return a ^ b ^ c; }
+  template <int I> static SERPENT_INLINE void sbox (V &a, V &b, V &c, V &d)
+  { serpent_sbox<I> (a, b, c, d); }
+  template <int I> static SERPENT_INLINE void inv_sbox (V &a, V &b, V &c,
+                                                        V &d)
+  { serpent_inv_sbox<I> (a, b, c, d); }
+};
+
+/* ---- SIMD mode drivers --------------------------------------------- */
+/* Ops (an ISA file's) adds to the round-engine members:
+ *   BPV        blocks per vector in the block domain (1, 2, 4), SETS;
+ *   BURN       stack bytes its kernels may leave secrets in (0 if none;
+ *              spills go to the frame and, in leaf code, the 128-byte red
+ *              zone below it); OCB_BURN the same for the OCB functions,
+ *              which burn by themselves;
+ *   zero (), loadn (p, n) / storen (p, v, n): the first N (0..BPV)
+ *              blocks at P (the other lanes zero / untouched);
+ *   ctr_v (hi, lo): BPV big-endian counter blocks hi:lo, hi:lo + 1, ...
+ *              (128-bit arithmetic);
+ *   maskn (v, n): lanes >= N zeroed;  bcast_block (p): the block at P in
+ *              every lane;  with_prev (cur, carry): the blocks of CUR
+ *              moved up one lane, CARRY's last block in lane 0;
+ *   fold (v, out16): XOR of V's lanes into 16 bytes;
+ *   transpose (v0..v3): block domain <-> word slices (an involution:
+ *              4x4 32-bit transpose inside each 128-bit lane);
+ *   clear (): zero every vector register the kernels use.
+ * A batch is 4 * S vectors, 4 * S * BPV blocks; a short last batch uses
+ * the same code with partial loads and stores.  */
+template <class Ops>
+struct serpent_simd
+{
+  typedef typename Ops::V V;
+  static constexpr size_t BPV = Ops::BPV;
+  static constexpr int SETS = Ops::SETS;
+  static constexpr size_t FULL = 4 * SETS * BPV;   /* Blocks.  */
+  static constexpr size_t HALF = 4 * BPV;
+
+  template <int S>
+  using sets_c = std::integral_constant<int, S>;
+
+  /* Blocks of vector J in a batch of N blocks.  */
+  static SERPENT_INLINE size_t
+  cnt (size_t n, int j)
+  {
+    size_t first = (size_t)j * BPV;
+    return n <= first ? 0 : n - first >= BPV ? BPV : n - first;
+  }
+
+  /* Encrypt or decrypt the 4*S block vectors B in place.  */
+  template <bool DECRYPT, int S>
+  static SERPENT_INLINE void
+  crypt (const SERPENT_context *ctx, V (&b)[4 * S])
+  {
+    V x[S][4];
+    SERPENT_UNROLL
+    for (int s = 0; s < S; s++)
+      {
+        Ops::transpose (b[4 * s], b[4 * s + 1], b[4 * s + 2], b[4 * s + 3]);
+        SERPENT_UNROLL
+        for (int j = 0; j < 4; j++)
+          x[s][j] = b[4 * s + j];
+      }
+    serpent_crypt_sets<Ops, DECRYPT> (ctx, x);
+    SERPENT_UNROLL
+    for (int s = 0; s < S; s++)
+      {
+        Ops::transpose (x[s][0], x[s][1], x[s][2], x[s][3]);
+        SERPENT_UNROLL
+        for (int j = 0; j < 4; j++)
+          b[4 * s + j] = x[s][j];
+      }
+  }
+
+  /* STEP (sets_c<S> (), n) over NBLOCKS: full batches, then the rest in
+   * one batch (one set when it fits).  */
+  template <class Step>
+  static SERPENT_INLINE void
+  batches (size_t nblocks, Step &&step)
+  {
+    for (; nblocks >= FULL; nblocks -= FULL)
+      step (sets_c<SETS> (), FULL);
+    if constexpr (SETS > 1)
+      if (nblocks > HALF)
+        {
+          step (sets_c<SETS> (), nblocks);
+          return;
+        }
+    if (nblocks)
+      step (sets_c<1> (), nblocks);
+  }
+
+  /* ECB (SP 800-38A 6.1).  */
+  template <bool DECRYPT>
+  static void
+  ecb (const SERPENT_context *ctx, unsigned char *out,
+       const unsigned char *in, size_t nblocks)
+  {
+    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
+      {
+        constexpr int S = decltype (sets)::value;
+        V b[4 * S];
+        SERPENT_UNROLL
+        for (int j = 0; j < 4 * S; j++)
+          b[j] = Ops::loadn (in + 16 * BPV * j, cnt (n, j));
+        crypt<DECRYPT, S> (ctx, b);
+        SERPENT_UNROLL
+        for (int j = 0; j < 4 * S; j++)
+          Ops::storen (out + 16 * BPV * j, b[j], cnt (n, j));
+        in += 16 * n;
+        out += 16 * n;
+      });
+  }
+
+  static unsigned int
+  ecb_crypt (void *ctx, void *out, const void *in, size_t nblocks,
+             int encrypt)
+  {
+    const SERPENT_context *c = (const SERPENT_context *)ctx;
+    if (encrypt)
+      ecb<false> (c, (unsigned char *)out, (const unsigned char *)in,
+                  nblocks);
+    else
+      ecb<true> (c, (unsigned char *)out, (const unsigned char *)in,
+                 nblocks);
+    Ops::clear ();
+    return Ops::BURN;
+  }
+
+  /* CBC decryption (SP 800-38A 6.2): P_i = D(C_i) ^ C_(i-1).  The
+   * vectors of a batch are written last to first, so in place every
+   * C_(i-1) is read before P_(i-1) replaces it; the last ciphertext
+   * block of a batch carries over in a register.  */
+  static unsigned int
+  cbc_dec (void *ctx, unsigned char *iv, void *outv, const void *inv,
+           size_t nblocks)
+  {
+    const SERPENT_context *c = (const SERPENT_context *)ctx;
+    unsigned char *out = (unsigned char *)outv;
+    const unsigned char *in = (const unsigned char *)inv;
+    unsigned char last[16];
+
+    if (!nblocks)
+      return 0;
+    memcpy (last, in + 16 * (nblocks - 1), 16);
+    V carry = Ops::bcast_block (iv);
+    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
+      {
+        constexpr int S = decltype (sets)::value;
+        V b[4 * S];
+        SERPENT_UNROLL
+        for (int j = 0; j < 4 * S; j++)
+          b[j] = Ops::loadn (in + 16 * BPV * j, cnt (n, j));
+        crypt<true, S> (c, b);
+        const V next = Ops::loadn (in + 16 * BPV * (4 * S - 1),
+                                   cnt (n, 4 * S - 1));
+        SERPENT_UNROLL
+        for (int j = 4 * S - 1; j >= 0; j--)
+          {
+            const size_t m = cnt (n, j);
+            if (!m)
+              continue;
+            const V cur = Ops::loadn (in + 16 * BPV * j, m);
+            const V prev = j ? Ops::loadn (in + 16 * BPV * (j - 1),
+                                           cnt (n, j - 1))
+                             : carry;
+            Ops::storen (out + 16 * BPV * j, b[j] ^ Ops::with_prev (cur, prev),
+                         m);
+          }
+        carry = next;
+        in += 16 * n;
+        out += 16 * n;
+      });
+    memcpy (iv, last, 16);
+    Ops::clear ();
+    return Ops::BURN;
+  }
+
+  /* CFB-128 decryption (SP 800-38A 6.3): P_i = E(C_(i-1)) ^ C_i.  */
+  static unsigned int
+  cfb_dec (void *ctx, unsigned char *iv, void *outv, const void *inv,
+           size_t nblocks)
+  {
+    const SERPENT_context *c = (const SERPENT_context *)ctx;
+    unsigned char *out = (unsigned char *)outv;
+    const unsigned char *in = (const unsigned char *)inv;
+    unsigned char last[16];
+
+    if (!nblocks)
+      return 0;
+    memcpy (last, in + 16 * (nblocks - 1), 16);
+    V carry = Ops::bcast_block (iv);
+    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
+      {
+        constexpr int S = decltype (sets)::value;
+        V b[4 * S];
+        SERPENT_UNROLL
+        for (int j = 0; j < 4 * S; j++)
+          {
+            const V prev = j ? Ops::loadn (in + 16 * BPV * (j - 1),
+                                           cnt (n, j - 1))
+                             : carry;
+            b[j] = Ops::with_prev (Ops::loadn (in + 16 * BPV * j, cnt (n, j)),
+                                   prev);
+          }
+        carry = Ops::loadn (in + 16 * BPV * (4 * S - 1), cnt (n, 4 * S - 1));
+        crypt<false, S> (c, b);
+        SERPENT_UNROLL
+        for (int j = 0; j < 4 * S; j++)
+          {
+            const size_t m = cnt (n, j);
+            Ops::storen (out + 16 * BPV * j,
+                         b[j] ^ Ops::loadn (in + 16 * BPV * j, m), m);
+          }
+        in += 16 * n;
+        out += 16 * n;
+      });
+    memcpy (iv, last, 16);
+    Ops::clear ();
+    return Ops::BURN;
+  }
+
+  /* CTR (SP 800-38A 6.5) with the whole 16-byte block a big-endian
+   * counter (wrapping at 2^128).  The counter (public) runs in two
+   * 64-bit general registers; Ops::ctr_v builds a vector of BPV
+   * consecutive counter blocks from them, so nothing goes through
+   * memory.  */
+  static unsigned int
+  ctr16be_enc (void *ctx, unsigned char *ctr, void *outv, const void *inv,
+               size_t nblocks)
+  {
+    const SERPENT_context *c = (const SERPENT_context *)ctx;
+    unsigned char *out = (unsigned char *)outv;
+    const unsigned char *in = (const unsigned char *)inv;
+    uint64_t hi, lo;
+
+    memcpy (&hi, ctr, 8);
+    memcpy (&lo, ctr + 8, 8);
+    hi = __builtin_bswap64 (hi);
+    lo = __builtin_bswap64 (lo);
+    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
+      {
+        constexpr int S = decltype (sets)::value;
+        V b[4 * S];
+        uint64_t h = hi, l = lo;
+        SERPENT_UNROLL
+        for (int j = 0; j < 4 * S; j++)
+          {
+            b[j] = Ops::ctr_v (h, l);
+            l += BPV;
+            h += l < BPV;
+          }
+        lo += n;
+        hi += lo < n;
+        crypt<false, S> (c, b);
+        SERPENT_UNROLL
+        for (int j = 0; j < 4 * S; j++)
+          {
+            const size_t m = cnt (n, j);
+            Ops::storen (out + 16 * BPV * j,
+                         b[j] ^ Ops::loadn (in + 16 * BPV * j, m), m);
+          }
+        in += 16 * n;
+        out += 16 * n;
+      });
+    hi = __builtin_bswap64 (hi);
+    lo = __builtin_bswap64 (lo);
+    memcpy (ctr, &hi, 8);
+    memcpy (ctr + 8, &lo, 8);
+    Ops::clear ();
+    return Ops::BURN;
+  }
+
+  /* XTS (IEEE 1619-2018 5.3.1): C_j = E(P_j ^ T_j) ^ T_j, T_(j+1) =
+   * T_j * alpha (5.2).  The tweaks of a batch go to a stack buffer
+   * (wiped at the end); all inputs of a vector are read before its
+   * outputs are written, so IN == OUT works.  */
+  template <bool DECRYPT>
+  static void
+  xts (const SERPENT_context *c, unsigned char *tweak, unsigned char *out,
+       const unsigned char *in, size_t nblocks, unsigned char *tbuf)
+  {
+    uint64_t lo, hi;
+    memcpy (&lo, tweak, 8);
+    memcpy (&hi, tweak + 8, 8);
+    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
+      {
+        constexpr int S = decltype (sets)::value;
+        V b[4 * S];
+        for (size_t i = 0; i < n; i++)
+          {
+            memcpy (tbuf + 16 * i, &lo, 8);
+            memcpy (tbuf + 16 * i + 8, &hi, 8);
+            uint64_t carry = (uint64_t)((int64_t)hi >> 63) & 0x87;
+            hi = (hi << 1) | (lo >> 63);
+            lo = (lo << 1) ^ carry;
+          }
+        SERPENT_UNROLL
+        for (int j = 0; j < 4 * S; j++)
+          {
+            const size_t m = cnt (n, j);
+            b[j] = Ops::loadn (in + 16 * BPV * j, m)
+                   ^ Ops::loadn (tbuf + 16 * BPV * j, m);
+          }
+        crypt<DECRYPT, S> (c, b);
+        SERPENT_UNROLL
+        for (int j = 0; j < 4 * S; j++)
+          {
+            const size_t m = cnt (n, j);
+            Ops::storen (out + 16 * BPV * j,
+                         b[j] ^ Ops::loadn (tbuf + 16 * BPV * j, m), m);
+          }
+        in += 16 * n;
+        out += 16 * n;
+      });
+    memcpy (tweak, &lo, 8);
+    memcpy (tweak + 8, &hi, 8);
+  }
+
+  static unsigned int
+  xts_crypt (void *ctx, unsigned char *tweak, void *out, const void *in,
+             size_t nblocks, int encrypt)
+  {
+    alignas (64) unsigned char tbuf[FULL * 16];
+    const SERPENT_context *c = (const SERPENT_context *)ctx;
+    if (encrypt)
+      xts<false> (c, tweak, (unsigned char *)out, (const unsigned char *)in,
+                  nblocks, tbuf);
+    else
+      xts<true> (c, tweak, (unsigned char *)out, (const unsigned char *)in,
+                 nblocks, tbuf);
+    wipememory (tbuf, sizeof tbuf);
+    Ops::clear ();
+    return Ops::BURN;
+  }
+
+  /* OCB (RFC 7253 4.2, 4.3) over full blocks i = data_nblocks + 1, ...:
+   * Offset_i = Offset_(i-1) ^ L_ntz(i) (table index from the public
+   * block counter), C_i = Offset_i ^ E(P_i ^ Offset_i), Checksum ^= P_i
+   * (decryption: D, and the recovered P_i).  Offset in c->iv, checksum
+   * in c->ctr (cipher-ocb.h).  The offsets of a batch go to a stack
+   * buffer, wiped at the end; the checksum is summed lane-wise in a
+   * vector and folded at the end.  */
+  template <bool DECRYPT>
+  static void
+  ocb (gcry_cipher_hd_t h, unsigned char *out, const unsigned char *in,
+       size_t nblocks, unsigned char *obuf)
+  {
+    const SERPENT_context *c = (const SERPENT_context *)h->ctx;
+    ocb_state *s = ocb_state_of (h);
+    uint64_t blkn = s->data_nblocks;
+    uint64_t olo, ohi;
+    V sum = Ops::zero ();
+    unsigned char fold[16];
+
+    memcpy (&olo, h->iv, 8);
+    memcpy (&ohi, h->iv + 8, 8);
+    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
+      {
+        constexpr int S = decltype (sets)::value;
+        V b[4 * S];
+        for (size_t i = 0; i < n; i++)
+          {
+            uint64_t l0, l1;
+            const unsigned char *L = s->L[ocb_ntz (++blkn)];
+            memcpy (&l0, L, 8);
+            memcpy (&l1, L + 8, 8);
+            olo ^= l0;
+            ohi ^= l1;
+            memcpy (obuf + 16 * i, &olo, 8);
+            memcpy (obuf + 16 * i + 8, &ohi, 8);
+          }
+        SERPENT_UNROLL
+        for (int j = 0; j < 4 * S; j++)
+          {
+            const size_t m = cnt (n, j);
+            const V p = Ops::loadn (in + 16 * BPV * j, m);
+            if (!DECRYPT)
+              sum ^= p;
+            b[j] = p ^ Ops::loadn (obuf + 16 * BPV * j, m);
+          }
+        crypt<DECRYPT, S> (c, b);
+        SERPENT_UNROLL
+        for (int j = 0; j < 4 * S; j++)
+          {
+            const size_t m = cnt (n, j);
+            const V r = b[j] ^ Ops::loadn (obuf + 16 * BPV * j, m);
+            if (DECRYPT)
+              sum ^= Ops::maskn (r, m);
+            Ops::storen (out + 16 * BPV * j, r, m);
+          }
+        in += 16 * n;
+        out += 16 * n;
+      });
+    Ops::fold (sum, fold);
+    cipher_block_xor (h->ctr, h->ctr, fold, 16);
+    memcpy (h->iv, &olo, 8);
+    memcpy (h->iv + 8, &ohi, 8);
+    s->data_nblocks = blkn;
+    wipememory (fold, sizeof fold);
+  }
+
+  static size_t
+  ocb_crypt (gcry_cipher_hd_t h, void *out, const void *in, size_t nblocks,
+             int encrypt)
+  {
+    alignas (64) unsigned char obuf[FULL * 16];
+    if (encrypt)
+      ocb<false> (h, (unsigned char *)out, (const unsigned char *)in,
+                  nblocks, obuf);
+    else
+      ocb<true> (h, (unsigned char *)out, (const unsigned char *)in,
+                 nblocks, obuf);
+    wipememory (obuf, sizeof obuf);
+    Ops::clear ();
+    if (Ops::OCB_BURN)
+      _gcry_burn_stack (Ops::OCB_BURN);
+    return 0;
+  }
+
+  /* HASH (RFC 7253 4.1) over full AAD blocks: Sum ^= E(A_i ^ Offset_i).  */
+  static void
+  ocb_hash (gcry_cipher_hd_t h, const unsigned char *abuf, size_t nblocks,
+            unsigned char *obuf)
+  {
+    const SERPENT_context *c = (const SERPENT_context *)h->ctx;
+    ocb_state *s = ocb_state_of (h);
+    uint64_t blkn = s->aad_nblocks;
+    uint64_t olo, ohi;
+    V sum = Ops::zero ();
+    unsigned char fold[16];
+
+    memcpy (&olo, s->aad_offset, 8);
+    memcpy (&ohi, s->aad_offset + 8, 8);
+    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
+      {
+        constexpr int S = decltype (sets)::value;
+        V b[4 * S];
+        for (size_t i = 0; i < n; i++)
+          {
+            uint64_t l0, l1;
+            const unsigned char *L = s->L[ocb_ntz (++blkn)];
+            memcpy (&l0, L, 8);
+            memcpy (&l1, L + 8, 8);
+            olo ^= l0;
+            ohi ^= l1;
+            memcpy (obuf + 16 * i, &olo, 8);
+            memcpy (obuf + 16 * i + 8, &ohi, 8);
+          }
+        SERPENT_UNROLL
+        for (int j = 0; j < 4 * S; j++)
+          {
+            const size_t m = cnt (n, j);
+            b[j] = Ops::loadn (abuf + 16 * BPV * j, m)
+                   ^ Ops::loadn (obuf + 16 * BPV * j, m);
+          }
+        crypt<false, S> (c, b);
+        SERPENT_UNROLL
+        for (int j = 0; j < 4 * S; j++)
+          sum ^= Ops::maskn (b[j], cnt (n, j));
+        abuf += 16 * n;
+      });
+    Ops::fold (sum, fold);
+    cipher_block_xor (s->aad_sum, s->aad_sum, fold, 16);
+    memcpy (s->aad_offset, &olo, 8);
+    memcpy (s->aad_offset + 8, &ohi, 8);
+    s->aad_nblocks = blkn;
+    wipememory (fold, sizeof fold);
+  }
+
+  static size_t
+  ocb_auth (gcry_cipher_hd_t h, const void *abuf, size_t nblocks)
+  {
+    alignas (64) unsigned char obuf[FULL * 16];
+    ocb_hash (h, (const unsigned char *)abuf, nblocks, obuf);
+    wipememory (obuf, sizeof obuf);
+    Ops::clear ();
+    if (Ops::OCB_BURN)
+      _gcry_burn_stack (Ops::OCB_BURN);
+    return 0;
+  }
+
+  static void
+  fill_bulk (cipher_bulk_ops *bulk)
+  {
+    bulk->ecb_crypt = ecb_crypt;
+    bulk->cbc_dec = cbc_dec;
+    bulk->cfb_dec = cfb_dec;
+    bulk->ctr16be_enc = ctr16be_enc;
+    bulk->xts_crypt = xts_crypt;
+    bulk->ocb_crypt = ocb_crypt;
+    bulk->ocb_auth = ocb_auth;
+  }
+};
+
+#endif /* GCIPHER_SERPENT_INTERNAL_H */

@@ -1,0 +1,121 @@
+/* serpent-sse2.cpp - Serpent bulk modes with SSE2 (amd64 and i386).
+ *
+ * Word-sliced: four blocks are transposed so that xmm register j holds
+ * word X_j of each of them; the bitsliced round engine of
+ * serpent-internal.h then runs on four blocks per instruction.  Two such
+ * sets of four (8 blocks) are interleaved on x86-64, so the S-box
+ * formulas of one set fill the latency gaps of the other; i386, with 8
+ * xmm registers, runs one set.  Built with -msse2 in its own convenience
+ * library; used when HWF_INTEL_SSE2 is present (always on amd64).
+ */
+#include <config.h>
+#include <emmintrin.h>
+#include "serpent-internal.h"
+
+namespace {
+
+struct ops_sse2
+{
+  typedef __m128i V;
+  static constexpr size_t BPV = 1;
+  static constexpr int SETS = SERPENT_SIMD_SETS;
+  static constexpr bool TERN = false, INTERLEAVE = true;
+  /* Measured with -fstack-usage and the disassembly (GCC 12, x86-64):
+   * with 16 vector registers for two sets of state the kernels spill
+   * state vectors to their frames and the red zone (at most ~330 bytes
+   * below the caller, ~520 through the OCB wrapper): 1024 covers both. */
+  static constexpr unsigned int BURN = 1024;
+  static constexpr unsigned int OCB_BURN = 1024;
+
+  static SERPENT_INLINE V zero () { return _mm_setzero_si128 (); }
+  static SERPENT_INLINE V
+  loadn (const unsigned char *p, size_t n)
+  {
+    return n ? _mm_loadu_si128 ((const V *)p) : zero ();
+  }
+  static SERPENT_INLINE void
+  storen (unsigned char *p, V v, size_t n)
+  {
+    if (n)
+      _mm_storeu_si128 ((V *)p, v);
+  }
+  /* The big-endian counter block HI:LO.  */
+  static SERPENT_INLINE V
+  ctr_v (uint64_t hi, uint64_t lo)
+  {
+    return _mm_set_epi64x ((long long)__builtin_bswap64 (lo),
+                           (long long)__builtin_bswap64 (hi));
+  }
+  static SERPENT_INLINE V maskn (V v, size_t n) { return n ? v : zero (); }
+  static SERPENT_INLINE V
+  bcast_block (const unsigned char *p)
+  {
+    return _mm_loadu_si128 ((const V *)p);
+  }
+  static SERPENT_INLINE V with_prev (V, V carry) { return carry; }
+  static SERPENT_INLINE void
+  fold (V v, unsigned char *out)
+  {
+    _mm_storeu_si128 ((V *)out, v);
+  }
+  /* 4x4 transpose of 32-bit words: block i word j <-> register j lane i. */
+  static SERPENT_INLINE void
+  transpose (V &a, V &b, V &c, V &d)
+  {
+    const V t0 = _mm_unpacklo_epi32 (a, b), t1 = _mm_unpackhi_epi32 (a, b);
+    const V t2 = _mm_unpacklo_epi32 (c, d), t3 = _mm_unpackhi_epi32 (c, d);
+    a = _mm_unpacklo_epi64 (t0, t2);
+    b = _mm_unpackhi_epi64 (t0, t2);
+    c = _mm_unpacklo_epi64 (t1, t3);
+    d = _mm_unpackhi_epi64 (t1, t3);
+  }
+  static SERPENT_INLINE V
+  key (const uint32_t *kr, int j)
+  {
+    return _mm_set1_epi32 ((int)kr[j]);
+  }
+  template <int N> static SERPENT_INLINE V
+  rol (V x)
+  {
+    return _mm_or_si128 (_mm_slli_epi32 (x, N), _mm_srli_epi32 (x, 32 - N));
+  }
+  template <int N> static SERPENT_INLINE V shl (V x)
+  { return _mm_slli_epi32 (x, N); }
+  static SERPENT_INLINE V xor3 (V a, V b, V c) { return a ^ b ^ c; }
+  template <int I> static SERPENT_INLINE void sbox (V &a, V &b, V &c, V &d)
+  { serpent_sbox<I> (a, b, c, d); }
+  template <int I> static SERPENT_INLINE void inv_sbox (V &a, V &b, V &c,
+                                                        V &d)
+  { serpent_inv_sbox<I> (a, b, c, d); }
+
+  /* Zero every xmm register (caller-saved in both ABIs), so no key or
+   * state is left in them.  */
+  static SERPENT_INLINE void
+  clear ()
+  {
+    asm volatile ("pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\t"
+                  "pxor %%xmm2, %%xmm2\n\tpxor %%xmm3, %%xmm3\n\t"
+                  "pxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
+                  "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\t"
+                  ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",
+                  "xmm6", "xmm7");
+#ifdef __x86_64__
+    asm volatile ("pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\t"
+                  "pxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
+                  "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\t"
+                  "pxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15\n\t"
+                  ::: "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+                  "xmm14", "xmm15");
+#endif
+  }
+};
+
+static_assert (4 * ops_sse2::SETS * ops_sse2::BPV == SERPENT_SSE2_LANES);
+
+} // namespace
+
+void
+_gcry_serpent_sse2_fill_bulk (cipher_bulk_ops *bulk)
+{
+  serpent_simd<ops_sse2>::fill_bulk (bulk);
+}
