@@ -1,0 +1,72 @@
+# targets.sh - the cross targets of `make check-cross` (sourced by
+# check-cross.sh and build-deps.sh, POSIX sh).
+#
+# cross_target ARCH sets, for ARCH (i686 or riscv64):
+#   cross_host     the --host triplet
+#   cross_cc       C compiler command (may carry options)
+#   cross_cxx      C++ compiler command
+#   cross_ldflags  extra LDFLAGS (the linker choice)
+#   cross_tools    programs that must exist (checked before building)
+#   cross_cpus     the CPUs the suite runs on, blank-separated: "native"
+#                  runs the binaries directly, anything else is a QEMU
+#                  -cpu value
+#   cross_qemu     the user-mode emulator ("" when none is needed)
+#   cross_sysroot  the target's C library root (QEMU_LD_PREFIX)
+# and returns 1 for an unknown ARCH.
+
+cross_targets_default="i686 riscv64"
+
+# RISC-V CPUs: no vector unit (generic paths only); V with VLEN 128; V
+# plus the vector crypto extensions at VLEN 128, 256 and 1024.  QEMU 10's
+# rv64 CPU has V on by default, hence the explicit v=false.
+riscv_vcrypto="zvkned=true,zvkg=true,zvkb=true,zvbc=true"
+riscv_cpus_default="rv64,v=false
+rv64,v=true,vlen=128
+rv64,v=true,vlen=128,$riscv_vcrypto
+rv64,v=true,vlen=256,$riscv_vcrypto
+rv64,v=true,vlen=1024,$riscv_vcrypto"
+
+cross_target() {
+  case "$1" in
+    i686|i386)
+      cross_host=i686-linux-gnu
+      cross_cc=i686-linux-gnu-gcc
+      cross_cxx=i686-linux-gnu-g++
+      cross_ldflags=
+      cross_tools="i686-linux-gnu-gcc i686-linux-gnu-g++"
+      # The amd64 kernel runs i386 binaries itself (IA-32 emulation);
+      # the loader and libraries are the biarch ones (libc6-i386,
+      # lib32stdc++6: /lib/ld-linux.so.2, /usr/lib32).
+      cross_cpus=native
+      cross_qemu=
+      cross_sysroot=/usr/i686-linux-gnu
+      ;;
+    riscv64)
+      cross_host=riscv64-linux-gnu
+      cross_cc="clang-19 --target=riscv64-linux-gnu"
+      cross_cxx="clang++-19 --target=riscv64-linux-gnu"
+      cross_ldflags=-fuse-ld=lld
+      cross_tools="clang-19 clang++-19 ld.lld-19 riscv64-linux-gnu-ar qemu-riscv64"
+      cross_cpus=${GCIPHER_CROSS_RISCV_CPUS:-$riscv_cpus_default}
+      cross_qemu=qemu-riscv64
+      cross_sysroot=/usr/riscv64-linux-gnu
+      ;;
+    *) return 1 ;;
+  esac
+  return 0
+}
+
+# Short name of a CPU for directory and log names: "rv64,v=true,vlen=256,
+# zvkned=true,..." -> "v256-zvk"; "rv64,v=false" -> "novec".
+cross_cpu_tag() {
+  case "$1" in
+    native) echo native ;;
+    *v=false*) echo novec ;;
+    *)
+      vlen=$(printf '%s\n' "$1" | sed -n 's/.*vlen=\([0-9]*\).*/\1/p')
+      tag="v${vlen:-128}"
+      case "$1" in *zvk*) tag="$tag-zvk" ;; esac
+      echo "$tag"
+      ;;
+  esac
+}
