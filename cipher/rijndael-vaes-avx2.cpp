@@ -17,20 +17,29 @@
 
 namespace {
 
-/* Zero every vector register (ymm0-15 on x86-64, ymm0-7 on i386) with
- * VZEROALL: no key or data left behind, upper halves clean for SSE code
- * that follows.  */
+/* Zero every vector register (ymm0-15 on x86-64, ymm0-7 on i386): no
+ * key or data left behind.  A VEX XOR of an xmm register zeroes the
+ * whole ymm; the zero idiom costs no execution unit, which makes this
+ * cheaper per call than VZEROALL.  VZEROUPPER then marks the upper
+ * halves clean for SSE code that follows (no transition penalty).  */
 void
 clear_ymm (void)
 {
+  asm volatile ("vpxor %%xmm0, %%xmm0, %%xmm0\n\tvpxor %%xmm1, %%xmm1, %%xmm1\n\t"
+                "vpxor %%xmm2, %%xmm2, %%xmm2\n\tvpxor %%xmm3, %%xmm3, %%xmm3\n\t"
+                "vpxor %%xmm4, %%xmm4, %%xmm4\n\tvpxor %%xmm5, %%xmm5, %%xmm5\n\t"
+                "vpxor %%xmm6, %%xmm6, %%xmm6\n\tvpxor %%xmm7, %%xmm7, %%xmm7\n\t"
+                ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+                "xmm7");
 #ifdef __x86_64__
-  asm volatile ("vzeroall" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",
-                "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",
-                "xmm13", "xmm14", "xmm15", "memory");
-#else
-  asm volatile ("vzeroall" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",
-                "xmm6", "xmm7", "memory");
+  asm volatile ("vpxor %%xmm8, %%xmm8, %%xmm8\n\tvpxor %%xmm9, %%xmm9, %%xmm9\n\t"
+                "vpxor %%xmm10, %%xmm10, %%xmm10\n\tvpxor %%xmm11, %%xmm11, %%xmm11\n\t"
+                "vpxor %%xmm12, %%xmm12, %%xmm12\n\tvpxor %%xmm13, %%xmm13, %%xmm13\n\t"
+                "vpxor %%xmm14, %%xmm14, %%xmm14\n\tvpxor %%xmm15, %%xmm15, %%xmm15\n\t"
+                ::: "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+                "xmm14", "xmm15");
 #endif
+  asm volatile ("vzeroupper" ::: "memory");
 }
 
 constexpr int VAES_AVX2_NVEC = RIJNDAEL_VAES_AVX2_LANES / 2;

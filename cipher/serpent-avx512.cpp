@@ -2,7 +2,8 @@
  *
  * Word-sliced on zmm registers: four blocks per register after the load,
  * the in-lane 4x4 transpose makes register j hold word X_j of 16 blocks,
- * and two sets (32 blocks) run interleaved.  The S-boxes are the
+ * and two sets (32 blocks) run interleaved instruction by instruction
+ * (Ops::INTERLEAVE: 32 registers hold both sets).  The S-boxes are the
  * VPTERNLOGD forms of serpent-internal.h (8 or 9 three-input operations
  * each instead of 14-17 two-input gates), the rotations of LT are
  * VPROLD, and its three-way XORs VPTERNLOGD too.  Short batches use
@@ -27,13 +28,14 @@ struct ops_avx512
   typedef __m512i V;
   static constexpr size_t BPV = 4;
   static constexpr int SETS = SERPENT_SIMD_SETS;
-  static constexpr bool TERN = true, INTERLEAVE = true;
+  static constexpr bool TERN = true, INTERLEAVE = true, OUTLINE = false;
   /* Measured with -fstack-usage and the disassembly (GCC 12, x86-64):
-   * the kernels keep everything in the 32 zmm registers except the OCB
-   * checksum, which is spilled once per call (wrapper frame with its
-   * 512-byte offset buffer + kernel frame < 1024).  */
+   * the kernels keep state and keys in the 32 zmm registers (the CTR
+   * counter blocks, public, are assembled through the frame); only the
+   * OCB checksum is spilled, once per call: wrapper frame (with its
+   * 512-byte offset buffer, wiped) + kernel frame + red zone < 1024.  */
   static constexpr unsigned int BURN = 0;
-  static constexpr unsigned int OCB_BURN = 1024;
+  static constexpr unsigned int OCB_BURN = 1536;
 
   static SERPENT_INLINE __mmask16
   mask_of (size_t n)
@@ -71,6 +73,24 @@ struct ops_avx512
                              (long long)__builtin_bswap64 (hi1),
                              (long long)__builtin_bswap64 (lo),
                              (long long)__builtin_bswap64 (hi));
+  }
+  static SERPENT_INLINE V
+  loadn_fwd (const unsigned char *p, size_t n)
+  {
+    const __m128i *q = (const __m128i *)p;
+    __m256i lo = _mm256_zextsi128_si256 (n ? _mm_loadu_si128 (q)
+                                           : _mm_setzero_si128 ());
+    if (n > 1)
+      lo = _mm256_inserti128_si256 (lo, _mm_loadu_si128 (q + 1), 1);
+    V r = _mm512_zextsi256_si512 (lo);
+    if (n > 2)
+      {
+        __m256i hi = _mm256_zextsi128_si256 (_mm_loadu_si128 (q + 2));
+        if (n > 3)
+          hi = _mm256_inserti128_si256 (hi, _mm_loadu_si128 (q + 3), 1);
+        r = _mm512_inserti64x4 (r, hi, 1);
+      }
+    return r;
   }
   static SERPENT_INLINE V
   maskn (V v, size_t n)

@@ -13,10 +13,14 @@
  * The S-boxes are computed as boolean formulas on whole words, never by
  * table look-up, so every path is constant time by construction.  The
  * formulas below were derived for gcipher by a small search program
- * (formula-size dynamic programming over the 2^16 four-input functions,
- * shared subterms merged) from the S-box tables of the proposal, section
- * 2 / appendix; the VPTERNLOG forms (AVX-512) by an exhaustive search
- * over three-input functions.  Each is checked against the tables by the
+ * (formula-size dynamic programming over the 2^16 four-input functions
+ * with AND, OR, XOR, AND-NOT and NOT gates, outputs built one after the
+ * other reusing the earlier ones' subterms, identical subterms merged;
+ * of many orderings and tie-breaks, the forward S-boxes keep the circuit
+ * of least depth, the inverse ones the fewest gates with a small depth
+ * weight, the mix that measured fastest on the SIMD paths) from the
+ * S-box tables of the proposal (section 2 / appendix); the VPTERNLOG
+ * forms (AVX-512) by an exhaustive search over three-input functions.  Each is checked against the tables by the
  * self-test's known answers and by tests/t-serpent.cpp.
  *
  * One round engine, templated over an "Ops" type that says what a word
@@ -96,6 +100,7 @@ void _gcry_serpent_avx512_fill_bulk (cipher_bulk_ops *bulk)
 #define SERPENT_UNROLL _Pragma ("GCC unroll 32")
 
 /* ---- S-boxes S0..S7 and their inverses (two-input gates) ----------- */
+/* ("N gates" counts AND/OR/XOR/AND-NOT/NOT operations.)  */
 /* In: bit i of x0..x3 is bit 0..3 of the S-box input at column i; out:
  * likewise for the output.  */
 
@@ -131,58 +136,33 @@ serpent_sbox0 (V &x0, V &x1, V &x2, V &x3)
   x3 = y3;
 }
 
-/* 15 gates */
+/* 19 gates */
 template <class V>
 SERPENT_INLINE void
 serpent_sbox1 (V &x0, V &x1, V &x2, V &x3)
 {
-  const V t4 = ~x1;
-  const V t5 = x0 | t4;
-  const V t6 = x2 ^ t5;
-  const V t7 = x3 ^ t6;
-  const V t8 = ~x3 & t6;
-  const V t9 = x1 | x2;
-  const V t10 = x0 ^ t9;
-  const V t11 = ~t8 & t10;
-  const V t12 = t7 ^ t11;
-  const V t13 = x1 ^ t12;
-  const V t14 = x0 ^ t4;
-  const V t15 = ~x3 & t14;
-  const V t16 = t11 ^ t15;
-  const V t17 = ~t16 & t13;
-  const V t18 = t6 ^ t17;
-  const V y0 = t18;
-  const V y1 = t16;
-  const V y2 = t7;
-  const V y3 = t13;
-  x0 = y0;
-  x1 = y1;
-  x2 = y2;
-  x3 = y3;
-}
-
-/* 14 gates */
-template <class V>
-SERPENT_INLINE void
-serpent_sbox2 (V &x0, V &x1, V &x2, V &x3)
-{
   const V t4 = ~x0 & x2;
-  const V t5 = x3 ^ t4;
-  const V t6 = x1 ^ t5;
-  const V t7 = ~t5;
-  const V t8 = x2 ^ t7;
-  const V t9 = x1 | t8;
-  const V t10 = x0 ^ t9;
-  const V t11 = t6 ^ t10;
-  const V t12 = t8 | t10;
-  const V t13 = x2 ^ t12;
-  const V t14 = t11 & t13;
-  const V t15 = t8 ^ t14;
-  const V t16 = t12 ^ t5;
-  const V t17 = t14 ^ t16;
-  const V y0 = t6;
+  const V t5 = x1 ^ t4;
+  const V t6 = x2 ^ x0;
+  const V t7 = x3 & t6;
+  const V t8 = ~t7;
+  const V t9 = ~t5 & t8;
+  const V t10 = x3 ^ t9;
+  const V t11 = x2 ^ t10;
+  const V t12 = x3 ^ x1;
+  const V t13 = x0 ^ x1;
+  const V t14 = t12 | t13;
+  const V t15 = t9 ^ t14;
+  const V t16 = ~x3 & x2;
+  const V t17 = t5 | t16;
+  const V t18 = t6 ^ t17;
+  const V t19 = t8 ^ t18;
+  const V t20 = ~x0 & t12;
+  const V t21 = t16 ^ t20;
+  const V t22 = t8 ^ t21;
+  const V y0 = t19;
   const V y1 = t15;
-  const V y2 = t17;
+  const V y2 = t22;
   const V y3 = t11;
   x0 = y0;
   x1 = y1;
@@ -190,7 +170,37 @@ serpent_sbox2 (V &x0, V &x1, V &x2, V &x3)
   x3 = y3;
 }
 
-/* 16 gates */
+/* 15 gates */
+template <class V>
+SERPENT_INLINE void
+serpent_sbox2 (V &x0, V &x1, V &x2, V &x3)
+{
+  const V t4 = x1 ^ x2;
+  const V t5 = ~x0 & x3;
+  const V t6 = x1 ^ t5;
+  const V t7 = t4 & t6;
+  const V t8 = x0 ^ t7;
+  const V t9 = x3 ^ t8;
+  const V t10 = x0 & x2;
+  const V t11 = x3 ^ t10;
+  const V t12 = t4 ^ t11;
+  const V t13 = t11 & t6;
+  const V t14 = x2 ^ t13;
+  const V t15 = t9 ^ t14;
+  const V t16 = ~t6;
+  const V t17 = t14 ^ t16;
+  const V t18 = x0 ^ t17;
+  const V y0 = t12;
+  const V y1 = t15;
+  const V y2 = t9;
+  const V y3 = t18;
+  x0 = y0;
+  x1 = y1;
+  x2 = y2;
+  x3 = y3;
+}
+
+/* 18 gates */
 template <class V>
 SERPENT_INLINE void
 serpent_sbox3 (V &x0, V &x1, V &x2, V &x3)
@@ -200,111 +210,122 @@ serpent_sbox3 (V &x0, V &x1, V &x2, V &x3)
   const V t6 = ~x3 & x2;
   const V t7 = ~t6 & x1;
   const V t8 = t5 ^ t7;
-  const V t9 = x0 ^ t8;
-  const V t10 = x2 ^ t5;
-  const V t11 = ~t9 & t10;
+  const V t9 = ~x2 & x1;
+  const V t10 = ~t9 & x0;
+  const V t11 = t6 | t10;
   const V t12 = x3 ^ t11;
-  const V t13 = x3 | x1;
-  const V t14 = ~t8 & t11;
-  const V t15 = t13 ^ t14;
-  const V t16 = t10 ^ t15;
-  const V t17 = ~t12 & x0;
-  const V t18 = t10 ^ t17;
-  const V t19 = x1 ^ t18;
+  const V t13 = x1 ^ t12;
+  const V t14 = ~x2 & t5;
+  const V t15 = x3 & x0;
+  const V t16 = ~t15 & x1;
+  const V t17 = t14 ^ t16;
+  const V t18 = x3 ^ t17;
+  const V t19 = ~t16 & x3;
+  const V t20 = t10 ^ t19;
+  const V t21 = x2 ^ t20;
   const V y0 = t8;
-  const V y1 = t16;
-  const V y2 = t12;
-  const V y3 = t19;
+  const V y1 = t18;
+  const V y2 = t21;
+  const V y3 = t13;
   x0 = y0;
   x1 = y1;
   x2 = y2;
   x3 = y3;
 }
 
-/* 15 gates */
+/* 19 gates */
 template <class V>
 SERPENT_INLINE void
 serpent_sbox4 (V &x0, V &x1, V &x2, V &x3)
 {
-  const V t4 = ~x0 & x3;
-  const V t5 = x2 ^ t4;
-  const V t6 = x1 | t5;
-  const V t7 = x0 ^ t6;
-  const V t8 = x3 ^ t7;
-  const V t9 = x1 & t8;
-  const V t10 = ~t9;
-  const V t11 = t5 ^ t10;
-  const V t12 = t8 | x2;
-  const V t13 = ~x3 & t12;
-  const V t14 = x1 ^ t13;
-  const V t15 = t5 ^ t14;
-  const V t16 = t8 & t11;
-  const V t17 = ~t16 & t14;
-  const V t18 = x0 ^ t17;
-  const V y0 = t11;
-  const V y1 = t15;
-  const V y2 = t18;
-  const V y3 = t8;
+  const V t4 = x3 | x2;
+  const V t5 = x0 ^ t4;
+  const V t6 = x3 ^ x2;
+  const V t7 = ~t6 & x1;
+  const V t8 = t5 | t7;
+  const V t9 = x1 ^ t8;
+  const V t10 = x3 ^ t9;
+  const V t11 = x3 ^ x0;
+  const V t12 = ~x0;
+  const V t13 = x1 ^ t12;
+  const V t14 = t11 | t13;
+  const V t15 = t6 ^ t14;
+  const V t16 = ~t13 & t4;
+  const V t17 = ~x3 & t5;
+  const V t18 = t16 ^ t17;
+  const V t19 = t6 ^ t18;
+  const V t20 = x0 & t14;
+  const V t21 = t7 ^ t20;
+  const V t22 = x2 ^ t21;
+  const V y0 = t15;
+  const V y1 = t19;
+  const V y2 = t10;
+  const V y3 = t22;
   x0 = y0;
   x1 = y1;
   x2 = y2;
   x3 = y3;
 }
 
-/* 15 gates */
+/* 18 gates */
 template <class V>
 SERPENT_INLINE void
 serpent_sbox5 (V &x0, V &x1, V &x2, V &x3)
 {
-  const V t4 = ~x1;
-  const V t5 = x0 | t4;
-  const V t6 = x2 ^ t5;
-  const V t7 = ~x3 & t6;
-  const V t8 = x1 ^ t7;
-  const V t9 = x0 ^ t8;
-  const V t10 = ~t9 & x3;
-  const V t11 = t6 ^ t10;
-  const V t12 = ~x2 & t9;
-  const V t13 = ~t12 & x0;
-  const V t14 = x3 ^ t13;
-  const V t15 = t6 ^ t14;
-  const V t16 = ~t12 & t11;
-  const V t17 = ~t16 & t4;
-  const V t18 = t14 ^ t17;
-  const V y0 = t11;
-  const V y1 = t9;
+  const V t4 = x2 & x0;
+  const V t5 = ~x0;
+  const V t6 = x3 | t5;
+  const V t7 = x1 ^ t6;
+  const V t8 = ~t4 & t7;
+  const V t9 = x3 ^ t8;
+  const V t10 = x2 ^ t9;
+  const V t11 = x0 ^ x3;
+  const V t12 = x1 | t11;
+  const V t13 = x2 ^ t12;
+  const V t14 = t6 ^ t13;
+  const V t15 = ~x1 & x2;
+  const V t16 = x0 ^ t15;
+  const V t17 = t12 & t16;
+  const V t18 = t9 ^ t17;
+  const V t19 = ~x3 & t14;
+  const V t20 = x0 ^ t19;
+  const V t21 = x1 ^ t20;
+  const V y0 = t14;
+  const V y1 = t21;
   const V y2 = t18;
-  const V y3 = t15;
+  const V y3 = t10;
   x0 = y0;
   x1 = y1;
   x2 = y2;
   x3 = y3;
 }
 
-/* 16 gates */
+/* 18 gates */
 template <class V>
 SERPENT_INLINE void
 serpent_sbox6 (V &x0, V &x1, V &x2, V &x3)
 {
-  const V t4 = x0 & x1;
-  const V t5 = ~t4 & x3;
-  const V t6 = ~x1;
+  const V t4 = x0 ^ x2;
+  const V t5 = x1 & t4;
+  const V t6 = ~x2;
   const V t7 = x0 | t6;
-  const V t8 = ~x2 & t7;
+  const V t8 = x3 ^ t7;
   const V t9 = t5 | t8;
-  const V t10 = x1 ^ t9;
-  const V t11 = x0 ^ t10;
-  const V t12 = x3 & x0;
-  const V t13 = x2 ^ t12;
-  const V t14 = t6 ^ t13;
-  const V t15 = x3 ^ x0;
-  const V t16 = t14 & t15;
-  const V t17 = t9 ^ t16;
-  const V t18 = ~t17 & t11;
-  const V t19 = t13 ^ t18;
-  const V y0 = t17;
-  const V y1 = t14;
-  const V y2 = t11;
+  const V t10 = x0 ^ t9;
+  const V t11 = x1 ^ t10;
+  const V t12 = t6 ^ x1;
+  const V t13 = x0 ^ x3;
+  const V t14 = t12 & t13;
+  const V t15 = t9 ^ t14;
+  const V t16 = t14 | x2;
+  const V t17 = ~x3 & x1;
+  const V t18 = t16 ^ t17;
+  const V t19 = x0 ^ t18;
+  const V t20 = ~t8 & x0;
+  const V t21 = t12 ^ t20;
+  const V y0 = t11;
+  const V y1 = t21;
+  const V y2 = t15;
   const V y3 = t19;
   x0 = y0;
   x1 = y1;
@@ -312,31 +333,33 @@ serpent_sbox6 (V &x0, V &x1, V &x2, V &x3)
   x3 = y3;
 }
 
-/* 16 gates */
+/* 18 gates */
 template <class V>
 SERPENT_INLINE void
 serpent_sbox7 (V &x0, V &x1, V &x2, V &x3)
 {
-  const V t4 = ~x1 & x2;
-  const V t5 = x3 ^ t4;
-  const V t6 = ~t5 & x0;
+  const V t4 = x0 ^ x3;
+  const V t5 = x1 & t4;
+  const V t6 = ~x0 & x3;
   const V t7 = x2 ^ t6;
-  const V t8 = x1 ^ t7;
-  const V t9 = ~x2;
-  const V t10 = ~t5 & t9;
-  const V t11 = x0 ^ t10;
-  const V t12 = t8 | t11;
-  const V t13 = t5 ^ t12;
-  const V t14 = ~t6 & t8;
-  const V t15 = t11 ^ t14;
-  const V t16 = t13 ^ t15;
-  const V t17 = t11 | t5;
-  const V t18 = x2 ^ t17;
-  const V t19 = t15 ^ t18;
-  const V y0 = t13;
-  const V y1 = t19;
-  const V y2 = t16;
-  const V y3 = t8;
+  const V t8 = ~t5 & t7;
+  const V t9 = x0 ^ t8;
+  const V t10 = x1 ^ t9;
+  const V t11 = ~x1 & x0;
+  const V t12 = ~t11 & t7;
+  const V t13 = t4 ^ t12;
+  const V t14 = x1 ^ t13;
+  const V t15 = x2 ^ x1;
+  const V t16 = t13 | t15;
+  const V t17 = t4 ^ t16;
+  const V t18 = ~x3;
+  const V t19 = ~t11 & t18;
+  const V t20 = t8 | t19;
+  const V t21 = t13 ^ t20;
+  const V y0 = t21;
+  const V y1 = t17;
+  const V y2 = t10;
+  const V y3 = t14;
   x0 = y0;
   x1 = y1;
   x2 = y2;
@@ -1142,10 +1165,10 @@ serpent_dec_rounds (const uint32_t (*k)[4], V (&x)[S][4],
 /* S vectors handled as one: each operation is applied to the S
  * vectors in turn, so the formulas of S independent sets interleave
  * instruction by instruction (more independent work in flight).  */
-template <class V, int S>
+template <class Ops, int S>
 struct serpent_multi
 {
-  V v[S];
+  typename Ops::V v[S];
 #define SERPENT_MULTI_OP(op)                                              \
   friend SERPENT_INLINE serpent_multi                                     \
   operator op (const serpent_multi &a, const serpent_multi &b)            \
@@ -1179,11 +1202,13 @@ struct serpent_multi
   }
 };
 
-/* Ops over serpent_multi<Ops::V, S>, elementwise.  */
+/* Ops over serpent_multi<Ops, S>, elementwise.  (The multi type is
+ * named by Ops, not by its vector type, whose attributes a template
+ * argument would drop.)  */
 template <class Ops, int S>
 struct serpent_multi_ops
 {
-  typedef serpent_multi<typename Ops::V, S> V;
+  typedef serpent_multi<Ops, S> V;
   static constexpr bool TERN = Ops::TERN, INTERLEAVE = false;
   static SERPENT_INLINE V
   key (const uint32_t *kr, int j)
@@ -1289,6 +1314,9 @@ struct serpent_ops_u32
  *              blocks at P (the other lanes zero / untouched);
  *   ctr_v (hi, lo): BPV big-endian counter blocks hi:lo, hi:lo + 1, ...
  *              (128-bit arithmetic);
+ *   loadn_fwd (p, n): loadn from 16-byte pieces just stored by this
+ *              code (block-sized loads forward from the store buffer, a
+ *              wider load spanning two stores would stall);
  *   maskn (v, n): lanes >= N zeroed;  bcast_block (p): the block at P in
  *              every lane;  with_prev (cur, carry): the blocks of CUR
  *              moved up one lane, CARRY's last block in lane 0;
@@ -1318,10 +1346,31 @@ struct serpent_simd
     return n <= first ? 0 : n - first >= BPV ? BPV : n - first;
   }
 
-  /* Encrypt or decrypt the 4*S block vectors B in place.  */
+  /* Encrypt or decrypt the 4*S block vectors B in place.  With
+   * Ops::OUTLINE the rounds are one out-of-line function per direction
+   * and set count, shared by every mode (its register allocation then
+   * does not depend on the mode code around it); B then passes through
+   * memory, which Ops::BURN covers.  */
   template <bool DECRYPT, int S>
   static SERPENT_INLINE void
   crypt (const SERPENT_context *ctx, V (&b)[4 * S])
+  {
+    if constexpr (Ops::OUTLINE)
+      crypt_outline<DECRYPT, S> (ctx, b);
+    else
+      crypt_inline<DECRYPT, S> (ctx, b);
+  }
+
+  template <bool DECRYPT, int S>
+  static __attribute__ ((noinline)) void
+  crypt_outline (const SERPENT_context *ctx, V (&b)[4 * S])
+  {
+    crypt_inline<DECRYPT, S> (ctx, b);
+  }
+
+  template <bool DECRYPT, int S>
+  static SERPENT_INLINE void
+  crypt_inline (const SERPENT_context *ctx, V (&b)[4 * S])
   {
     V x[S][4];
     SERPENT_UNROLL
@@ -1571,7 +1620,7 @@ struct serpent_simd
           {
             const size_t m = cnt (n, j);
             b[j] = Ops::loadn (in + 16 * BPV * j, m)
-                   ^ Ops::loadn (tbuf + 16 * BPV * j, m);
+                   ^ Ops::loadn_fwd (tbuf + 16 * BPV * j, m);
           }
         crypt<DECRYPT, S> (c, b);
         SERPENT_UNROLL
@@ -1648,7 +1697,7 @@ struct serpent_simd
             const V p = Ops::loadn (in + 16 * BPV * j, m);
             if (!DECRYPT)
               sum ^= p;
-            b[j] = p ^ Ops::loadn (obuf + 16 * BPV * j, m);
+            b[j] = p ^ Ops::loadn_fwd (obuf + 16 * BPV * j, m);
           }
         crypt<DECRYPT, S> (c, b);
         SERPENT_UNROLL
@@ -1723,7 +1772,7 @@ struct serpent_simd
           {
             const size_t m = cnt (n, j);
             b[j] = Ops::loadn (abuf + 16 * BPV * j, m)
-                   ^ Ops::loadn (obuf + 16 * BPV * j, m);
+                   ^ Ops::loadn_fwd (obuf + 16 * BPV * j, m);
           }
         crypt<false, S> (c, b);
         SERPENT_UNROLL

@@ -19,11 +19,10 @@ struct ops_sse2
   typedef __m128i V;
   static constexpr size_t BPV = 1;
   static constexpr int SETS = SERPENT_SIMD_SETS;
-  static constexpr bool TERN = false, INTERLEAVE = true;
+  static constexpr bool TERN = false, INTERLEAVE = false, OUTLINE = false;
   /* Measured with -fstack-usage and the disassembly (GCC 12, x86-64):
-   * with 16 vector registers for two sets of state the kernels spill
-   * state vectors to their frames and the red zone (at most ~330 bytes
-   * below the caller, ~520 through the OCB wrapper): 1024 covers both. */
+   * two sets of state in 16 xmm registers spill to the frames (at most
+   * 256 bytes) and the 128-byte red zone, under the wrappers' 192.  */
   static constexpr unsigned int BURN = 1024;
   static constexpr unsigned int OCB_BURN = 1024;
 
@@ -45,6 +44,11 @@ struct ops_sse2
   {
     return _mm_set_epi64x ((long long)__builtin_bswap64 (lo),
                            (long long)__builtin_bswap64 (hi));
+  }
+  static SERPENT_INLINE V
+  loadn_fwd (const unsigned char *p, size_t n)
+  {
+    return loadn (p, n);
   }
   static SERPENT_INLINE V maskn (V v, size_t n) { return n ? v : zero (); }
   static SERPENT_INLINE V
