@@ -387,6 +387,21 @@ aesni_cfb_enc (void *ctx, unsigned char *iv, void *out, const void *in,
  * key.  Every C_{i-1} is in a state register before any block of the
  * batch is written, and C_i is read just before P_i overwrites it, so
  * IN == OUT works in block order.  */
+/* Last round of N blocks with the data XOR folded into the round key:
+ * OUT[i] = AESENCLAST (X[i], K[ROUNDS] ^ IN[i]), i.e. E(...) ^ IN[i]
+ * without a dependent XOR after the rounds (CFB-dec, CTR).  */
+template <unsigned int ROUNDS, int N>
+inline void
+last_round_xor_store (const V *k, const V *x, const unsigned char *in,
+                      unsigned char *out)
+{
+  UNROLL
+  for (int i = 0; i < N; i++)
+    storeu (out + 16 * i,
+            _mm_aesenclast_si128 (x[i], _mm_xor_si128 (loadu (in + 16 * i),
+                                                       k[ROUNDS])));
+}
+
 template <unsigned int ROUNDS>
 unsigned int
 cfb_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv,
@@ -405,12 +420,7 @@ cfb_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv,
         x[i] = _mm_xor_si128 (loadu (in + 16 * (i - 1)), k[0]);
       prev = loadu (in + 16 * (N - 1));
       middle_rounds<ROUNDS, N, false> (k, x);
-      UNROLL
-      for (int i = 0; i < N; i++)
-        storeu (out + 16 * i,
-                _mm_aesenclast_si128 (x[i],
-                                      _mm_xor_si128 (loadu (in + 16 * i),
-                                                     k[ROUNDS])));
+      last_round_xor_store<ROUNDS, N> (k, x, in, out);
       in += 16 * N;
       out += 16 * N;
     });
@@ -544,12 +554,7 @@ ctr16be_enc_t (const RIJNDAEL_context *ctx, unsigned char *ctr,
         }
       low = (low + N) & 0xffu;
       middle_rounds<ROUNDS, N, false> (k, x);
-      UNROLL
-      for (int i = 0; i < N; i++)
-        storeu (out + 16 * i,
-                _mm_aesenclast_si128 (x[i],
-                                      _mm_xor_si128 (loadu (in + 16 * i),
-                                                     k[ROUNDS])));
+      last_round_xor_store<ROUNDS, N> (k, x, in, out);
       in += 16 * N;
       out += 16 * N;
     });
@@ -594,12 +599,7 @@ ctr32le_enc_t (const RIJNDAEL_context *ctx, unsigned char *ctr,
                               k[0]);
       c = _mm_add_epi32 (c, _mm_set_epi32 (0, 0, 0, N));
       middle_rounds<ROUNDS, N, false> (k, x);
-      UNROLL
-      for (int i = 0; i < N; i++)
-        storeu (out + 16 * i,
-                _mm_aesenclast_si128 (x[i],
-                                      _mm_xor_si128 (loadu (in + 16 * i),
-                                                     k[ROUNDS])));
+      last_round_xor_store<ROUNDS, N> (k, x, in, out);
       in += 16 * N;
       out += 16 * N;
     });

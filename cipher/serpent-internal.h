@@ -1661,6 +1661,26 @@ struct serpent_simd
    * in c->ctr (cipher-ocb.h).  The offsets of a batch go to a stack
    * buffer, wiped at the end; the checksum is summed lane-wise in a
    * vector and folded at the end.  */
+  /* The next N offsets (RFC 7253 4.1/4.2: Offset_i = Offset_{i-1} ^
+   * L_{ntz(i)}), written to OBUF (16 bytes each); BLKN counts blocks
+   * (public), OLO/OHI hold the running offset.  */
+  static inline __attribute__ ((always_inline)) void
+  ocb_offsets (const ocb_state *s, size_t n, uint64_t &blkn, uint64_t &olo,
+               uint64_t &ohi, unsigned char *obuf)
+  {
+    for (size_t i = 0; i < n; i++)
+      {
+        uint64_t l0, l1;
+        const unsigned char *L = s->L[ocb_ntz (++blkn)];
+        memcpy (&l0, L, 8);
+        memcpy (&l1, L + 8, 8);
+        olo ^= l0;
+        ohi ^= l1;
+        memcpy (obuf + 16 * i, &olo, 8);
+        memcpy (obuf + 16 * i + 8, &ohi, 8);
+      }
+  }
+
   template <bool DECRYPT>
   static void
   ocb (gcry_cipher_hd_t h, unsigned char *out, const unsigned char *in,
@@ -1679,17 +1699,7 @@ struct serpent_simd
       {
         constexpr int S = decltype (sets)::value;
         V b[4 * S];
-        for (size_t i = 0; i < n; i++)
-          {
-            uint64_t l0, l1;
-            const unsigned char *L = s->L[ocb_ntz (++blkn)];
-            memcpy (&l0, L, 8);
-            memcpy (&l1, L + 8, 8);
-            olo ^= l0;
-            ohi ^= l1;
-            memcpy (obuf + 16 * i, &olo, 8);
-            memcpy (obuf + 16 * i + 8, &ohi, 8);
-          }
+        ocb_offsets (s, n, blkn, olo, ohi, obuf);
         SERPENT_UNROLL
         for (int j = 0; j < 4 * S; j++)
           {
@@ -1756,17 +1766,7 @@ struct serpent_simd
       {
         constexpr int S = decltype (sets)::value;
         V b[4 * S];
-        for (size_t i = 0; i < n; i++)
-          {
-            uint64_t l0, l1;
-            const unsigned char *L = s->L[ocb_ntz (++blkn)];
-            memcpy (&l0, L, 8);
-            memcpy (&l1, L + 8, 8);
-            olo ^= l0;
-            ohi ^= l1;
-            memcpy (obuf + 16 * i, &olo, 8);
-            memcpy (obuf + 16 * i + 8, &ohi, 8);
-          }
+        ocb_offsets (s, n, blkn, olo, ohi, obuf);
         SERPENT_UNROLL
         for (int j = 0; j < 4 * S; j++)
           {
