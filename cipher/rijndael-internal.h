@@ -97,9 +97,9 @@ void _gcry_aes_aesni_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
  * Key schedule, single blocks and the serial slots are the AES-NI
  * path's (ctx->path stays RIJNDAEL_PATH_AESNI); these fill the AES-NI
  * slots, then replace the parallel ones (ecb_crypt, cbc_dec, cfb_dec,
- * ctr16be_enc, xts_crypt, ocb_crypt, ocb_auth) with 256-bit (2 blocks
- * per ymm) or 512-bit (4 blocks per zmm, x86-64 only) kernels.  LANES:
- * blocks per full batch (the self-test runs lanes + 1 and + 2).  */
+ * ctr16be_enc, ctr32le_enc, xts_crypt, ocb_crypt, ocb_auth) with
+ * 256-bit (2 blocks per ymm) or 512-bit (4 blocks per zmm, x86-64 only)
+ * kernels.  LANES: blocks per full batch (the self-test runs lanes + 1 and + 2).  */
 #ifdef __x86_64__
 #define RIJNDAEL_VAES_AVX2_LANES 16
 #define RIJNDAEL_VAES_AVX512_LANES 32

@@ -5,7 +5,8 @@
  * -mavx512dq -maes -mpclmul in its own convenience library; selected at
  * setkey when HWF_INTEL_AESNI, HWF_INTEL_VAES_VPCLMUL and HWF_INTEL_AVX512
  * are all present ("vaes-avx512").  Four blocks per zmm register; the
- * kernels (ECB, CBC-dec, CFB-dec, CTR, XTS, OCB) are those of
+ * kernels (ECB, CBC-dec, CFB-dec, CTR with a 128-bit big-endian and a
+ * 32-bit little-endian counter, XTS, OCB) are those of
  * rijndael-vaes-kernels.h instantiated for zmm.  Everything else (key
  * expansion, single blocks, CBC-enc, CFB-enc, OFB, CCM, GCM) is the
  * AES-NI path's.

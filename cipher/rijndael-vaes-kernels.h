@@ -57,7 +57,8 @@ namespace vaes {
  * elsewhere; set (P): lane l = P[l]; lt64u (A, B): all-ones in each
  * 64-bit element where A < B unsigned; bslli8: each lane shifted up by 8
  * bytes (its low qword to its high one); clmul01: per lane, high qword
- * of A times low qword of B, carry-less; bswap: each lane's 16 bytes
+ * of A times low qword of B, carry-less; add32 / add64: per 32-bit /
+ * 64-bit element, wrapping; bswap: each lane's 16 bytes
  * reversed; pairs (V): lane l = (V[2l], V[2l+1]) as (low, high) qwords.  */
 
 struct X1
@@ -86,6 +87,7 @@ struct X1
   static VAES_INLINE T dec (T a, T k) { return _mm_aesdec_si128 (a, k); }
   static VAES_INLINE T declast (T a, T k)
   { return _mm_aesdeclast_si128 (a, k); }
+  static VAES_INLINE T add32 (T a, T b) { return _mm_add_epi32 (a, b); }
   static VAES_INLINE T add64 (T a, T b) { return _mm_add_epi64 (a, b); }
   static VAES_INLINE T sub64 (T a, T b) { return _mm_sub_epi64 (a, b); }
   static VAES_INLINE T lt64u (T a, T b)
@@ -149,6 +151,7 @@ struct Y2
   static VAES_INLINE T dec (T a, T k) { return _mm256_aesdec_epi128 (a, k); }
   static VAES_INLINE T declast (T a, T k)
   { return _mm256_aesdeclast_epi128 (a, k); }
+  static VAES_INLINE T add32 (T a, T b) { return _mm256_add_epi32 (a, b); }
   static VAES_INLINE T add64 (T a, T b) { return _mm256_add_epi64 (a, b); }
   static VAES_INLINE T sub64 (T a, T b) { return _mm256_sub_epi64 (a, b); }
   static VAES_INLINE T lt64u (T a, T b)
@@ -223,6 +226,7 @@ struct Z4
   static VAES_INLINE T dec (T a, T k) { return _mm512_aesdec_epi128 (a, k); }
   static VAES_INLINE T declast (T a, T k)
   { return _mm512_aesdeclast_epi128 (a, k); }
+  static VAES_INLINE T add32 (T a, T b) { return _mm512_add_epi32 (a, b); }
   static VAES_INLINE T add64 (T a, T b) { return _mm512_add_epi64 (a, b); }
   static VAES_INLINE T sub64 (T a, T b) { return _mm512_sub_epi64 (a, b); }
   static VAES_INLINE T lt64u (T a, T b)
@@ -352,6 +356,23 @@ ctr_byte15_addend (int base)
     {
       v[2 * l] = 0;
       v[2 * l + 1] = (int64_t)((uint64_t)(base + l) << 56);
+    }
+  return VT::pairs (v);
+}
+
+/* Lane l of the result: dword 0 = BASE + l, dwords 1..3 = 0, the addend
+ * (with add32) that steps a 32-bit little-endian counter in bytes 0..3
+ * by BASE + l, wrapping mod 2^32 and leaving bytes 4..15 alone.  */
+template <class VT>
+VAES_INLINE typename VT::T
+ctr32le_addend (int base)
+{
+  int64_t v[2 * VT::W];
+  VAES_UNROLL
+  for (int l = 0; l < VT::W; l++)
+    {
+      v[2 * l] = base + l;
+      v[2 * l + 1] = 0;
     }
   return VT::pairs (v);
 }
@@ -615,9 +636,7 @@ struct kernels
    * decided by the public counter only) the counters are made from C as
    * a 128-bit integer: byte-reversed, added with the carry from the low
    * qword into the high one (wrapping at 2^128), reversed back.  The
-   * keystream XOR is folded into the last round key.
-   * Hook: ctr32le (RFC 8452 4) would be this kernel with a 32-bit lane
-   * add and no carry path.  */
+   * keystream XOR is folded into the last round key.  */
   template <unsigned int ROUNDS>
   static unsigned int
   ctr16be_t (const RIJNDAEL_context *ctx, unsigned char *ctr,
@@ -673,6 +692,62 @@ struct kernels
                size_t nblocks)
   {
     unsigned int r = VAES_DISPATCH (ctx, ctr16be_t,
+                                    (const RIJNDAEL_context *)ctx, ctr,
+                                    (unsigned char *)out,
+                                    (const unsigned char *)in, nblocks);
+    CLEAR ();
+    return r;
+  }
+
+  /* ---- CTR, 32-bit little-endian counter (RFC 8452 4, GCM-SIV) -------
+   * Bytes 0..3 of the counter block C are a little-endian counter
+   * incremented mod 2^32, bytes 4..15 stay as they are.  That counter is
+   * dword 0 of each 128-bit lane, so block m of a step is C broadcast
+   * plus m in dword 0 of its lane (one 32-bit add per register); the
+   * add wraps by itself and touches no other dword, so unlike ctr16be
+   * there is no carry path and no branch on the counter.  The keystream
+   * XOR is folded into the last round key; CTR ends as the next unused
+   * counter.  */
+  template <unsigned int ROUNDS>
+  static unsigned int
+  ctr32le_t (const RIJNDAEL_context *ctx, unsigned char *ctr,
+             unsigned char *out, const unsigned char *in, size_t nblocks)
+  {
+    keys_t k = enc_keys (ctx);
+    __m128i c = X1::load (ctr);
+
+    run_batches<VT, NVEC> (nblocks, [&] (auto vt, auto lanes)
+                           __attribute__ ((always_inline))
+      {
+        typedef decltype (vt) V;
+        constexpr int N = decltype (lanes)::value;
+        constexpr int S = 16 * V::W;
+        constexpr int NB = N * V::W;
+        typename V::T x[N];
+        const typename V::T k0 = V::key (k[0]);
+        const typename V::T cb = V::bcast (c);
+        VAES_UNROLL
+        for (int i = 0; i < N; i++)
+          x[i] = V::xor_ (V::add32 (cb, ctr32le_addend<V> (i * V::W)), k0);
+        c = X1::add32 (c, ctr32le_addend<X1> (NB));
+        middle_rounds<V, ROUNDS, N, false> (k, x);
+        const typename V::T kl = V::key (k[ROUNDS]);
+        VAES_UNROLL
+        for (int i = 0; i < N; i++)
+          V::store (out + S * i,
+                    V::enclast (x[i], V::xor_ (V::load (in + S * i), kl)));
+        in += S * N;
+        out += S * N;
+      });
+    X1::store (ctr, c);
+    return BURN_PLAIN;
+  }
+
+  static unsigned int
+  ctr32le_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
+               size_t nblocks)
+  {
+    unsigned int r = VAES_DISPATCH (ctx, ctr32le_t,
                                     (const RIJNDAEL_context *)ctx, ctr,
                                     (unsigned char *)out,
                                     (const unsigned char *)in, nblocks);
@@ -1051,6 +1126,7 @@ struct kernels
     bulk->cbc_dec = cbc_dec;
     bulk->cfb_dec = cfb_dec;
     bulk->ctr16be_enc = ctr16be_enc;
+    bulk->ctr32le_enc = ctr32le_enc;
     bulk->xts_crypt = xts_crypt;
     bulk->ocb_crypt = ocb_crypt;
     bulk->ocb_auth = ocb_auth;

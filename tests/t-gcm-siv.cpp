@@ -646,11 +646,55 @@ TEST (GcmSiv, Wycheproof)
 
 /* ---- The ctr32le_enc bulk slot ------------------------------------------ */
 
+/* One call of SC's ctr32le_enc slot over NBLOCKS random blocks from a
+ * counter block whose bytes 0..3 are START (little-endian), against
+ * the single-block cipher: the output and the counter after the call
+ * (the next unused one, RFC 8452 4: bytes 0..3 + NBLOCKS mod 2^32).  */
+void
+check_ctr32le (Prng &rng, testutil::SpecCipher &sc, const char *name,
+               uint32_t start, size_t nblocks)
+{
+  Bytes ctr = rng.bytes (16);
+  for (int i = 0; i < 4; i++)
+    ctr[i] = (uint8_t) (start >> (8 * i));
+  Bytes in = rng.bytes (16 * nblocks), want (in.size ());
+  Bytes c = ctr;
+  for (size_t b = 0; b < nblocks; b++)
+    {
+      uint8_t ks[16];
+      sc.spec->encrypt (sc.ctx, ks, c.data ());
+      for (int i = 0; i < 16; i++)
+        want[16 * b + i] = in[16 * b + i] ^ ks[i];
+      uint32_t v = (uint32_t) c[0] | ((uint32_t) c[1] << 8)
+                   | ((uint32_t) c[2] << 16) | ((uint32_t) c[3] << 24);
+      v++;
+      for (int i = 0; i < 4; i++)
+        c[i] = (uint8_t) (v >> (8 * i));
+    }
+  Bytes got (in.size () + 1), bulk_ctr = ctr;
+  bool in_place = rng.below (2);
+  if (in_place)
+    {
+      got = in;
+      sc.bulk.ctr32le_enc (sc.ctx, bulk_ctr.data (), mptr (got), ptr (got),
+                           nblocks);
+    }
+  else
+    sc.bulk.ctr32le_enc (sc.ctx, bulk_ctr.data (), got.data () + 1,
+                         ptr (in), nblocks);
+  Bytes out = in_place ? got : Bytes (got.begin () + 1, got.end ());
+  ASSERT_EQ (hex_encode (want), hex_encode (out))
+    << name << " nblocks " << nblocks << " ctr " << hex_encode (ctr);
+  ASSERT_EQ (hex_encode (c), hex_encode (bulk_ctr))
+    << name << " counter after " << nblocks << " from " << hex_encode (ctr);
+}
+
 TEST (GcmSiv, Ctr32leBulkSlot)
 {
   system_lib ();
   Prng rng (0x63747233326c65ull);
   std::string ran, none;
+  std::map<std::string, void *> slot;  /* Path name -> its slot.  */
   for (const cipher_impl_info *impl :
        testutil::available_paths (&_gcry_cipher_spec_aes))
     {
@@ -663,50 +707,42 @@ TEST (GcmSiv, Ctr32leBulkSlot)
           continue;
         }
       ran += std::string (ran.empty () ? "" : " ") + impl->name;
+      slot[impl->name] = (void *) sc.bulk.ctr32le_enc;
+      static const size_t kl[] = { 16, 24, 32 };
       for (int iter = 0; iter < 300; iter++)
         {
-          static const size_t kl[] = { 16, 24, 32 };
           ASSERT_EQ (0u, sc.setkey (rng.bytes (kl[rng.below (3)])));
           size_t nblocks = rng.below (4) ? rng.below (40) : rng.below (300);
-          Bytes ctr = rng.bytes (16);
           /* Start at most 50 blocks before the wrap of the 32 bits.  */
           uint32_t start = rng.below (2) ? 0xffffffffu - (uint32_t) rng.below (50)
                                          : (uint32_t) rng.next ();
-          for (int i = 0; i < 4; i++)
-            ctr[i] = (uint8_t) (start >> (8 * i));
-          Bytes in = rng.bytes (16 * nblocks), want (in.size ());
-          Bytes c = ctr;
-          for (size_t b = 0; b < nblocks; b++)
-            {
-              uint8_t ks[16];
-              sc.spec->encrypt (sc.ctx, ks, c.data ());
-              for (int i = 0; i < 16; i++)
-                want[16 * b + i] = in[16 * b + i] ^ ks[i];
-              uint32_t v = (uint32_t) c[0] | ((uint32_t) c[1] << 8)
-                           | ((uint32_t) c[2] << 16) | ((uint32_t) c[3] << 24);
-              v++;
-              for (int i = 0; i < 4; i++)
-                c[i] = (uint8_t) (v >> (8 * i));
-            }
-          Bytes got (in.size () + 1), bulk_ctr = ctr;
-          bool in_place = rng.below (2);
-          if (in_place)
-            {
-              got = in;
-              sc.bulk.ctr32le_enc (sc.ctx, bulk_ctr.data (), mptr (got),
-                                   ptr (got), nblocks);
-            }
-          else
-            sc.bulk.ctr32le_enc (sc.ctx, bulk_ctr.data (), got.data () + 1,
-                                 ptr (in), nblocks);
-          Bytes out = in_place ? got : Bytes (got.begin () + 1, got.end ());
-          ASSERT_EQ (hex_encode (want), hex_encode (out))
-            << impl->name << " nblocks " << nblocks << " ctr "
-            << hex_encode (ctr);
-          ASSERT_EQ (hex_encode (c), hex_encode (bulk_ctr))
-            << impl->name << " counter after " << nblocks;
+          ASSERT_NO_FATAL_FAILURE (
+            check_ctr32le (rng, sc, impl->name, start, nblocks));
+        }
+      /* The wrap at every block position of the widest batch (32 blocks
+       * of vaes-avx512, 16 of vaes-avx2) and of the shorter steps after
+       * it (4, 2, 1 registers, a ymm, an xmm): every length up to two
+       * full 512-bit batches plus a tail, each key size, each start from
+       * 1 to 70 blocks before the wrap (and past the end).  */
+      for (size_t ki = 0; ki < 3; ki++)
+        {
+          ASSERT_EQ (0u, sc.setkey (rng.bytes (kl[ki])));
+          for (size_t nblocks = 1; nblocks <= 71; nblocks++)
+            for (uint32_t j = 0; j < 70; j += 1 + (nblocks > 40 ? 0 : j % 3))
+              ASSERT_NO_FATAL_FAILURE (
+                check_ctr32le (rng, sc, impl->name, 0xffffffffu - j,
+                               nblocks));
         }
     }
+  /* The VAES paths run their own wide kernel, not the AES-NI one they
+   * inherit the other serial slots from.  */
+  if (slot.count ("aesni"))
+    for (const char *wide : { "vaes-avx2", "vaes-avx512" })
+      if (slot.count (wide))
+        {
+          EXPECT_NE (slot["aesni"], slot[wide])
+            << wide << " has no ctr32le_enc kernel of its own";
+        }
   std::printf ("[  CTR32LE ] bulk slot checked on: %s; paths without it "
                "(per-block/ECB fallback): %s\n", ran.empty () ? "none"
                : ran.c_str (), none.empty () ? "none" : none.c_str ());
