@@ -308,6 +308,7 @@ wrap_ctl (gcry_cipher_hd_t, int, void *, size_t)
 
 extern const cipher_mode_ops _gcry_cipher_mode_aeswrap = {
   GCRY_CIPHER_MODE_AESWRAP,
+  MODE_KEEPS_ON_RESET,
   wrap_supported,
   wrap_state_size,
   nullptr,          /* setkey: the algorithm's.  */

@@ -418,6 +418,7 @@ ccm_info (gcry_cipher_hd_t c, int what, void *, size_t *nbytes)
 
 extern const cipher_mode_ops _gcry_cipher_mode_ccm = {
   GCRY_CIPHER_MODE_CCM,
+  MODE_KEEPS_ON_SETKEY,
   ccm_supported,
   ccm_state_size,
   nullptr,            /* setkey: the algorithm's.  */

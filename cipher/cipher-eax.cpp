@@ -301,6 +301,7 @@ eax_ctl (gcry_cipher_hd_t, int, void *, size_t)
 
 extern const cipher_mode_ops _gcry_cipher_mode_eax = {
   GCRY_CIPHER_MODE_EAX,
+  MODE_KEEPS_ON_SETKEY,
   eax_supported,
   eax_state_size,
   eax_setkey,

@@ -889,6 +889,7 @@ _gcry_polyval_test (const char *name, const unsigned char *h,
 
 const cipher_mode_ops _gcry_cipher_mode_gcm_siv = {
   GCRY_CIPHER_MODE_GCM_SIV,
+  MODE_KEEPS_ON_SETKEY | MODE_KEEPS_ON_RESET,
   gcm_siv_supported,
   gcm_siv_state_size,
   gcm_siv_setkey,

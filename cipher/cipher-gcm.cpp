@@ -753,6 +753,7 @@ _gcry_cipher_gcm_ghash_name (gcry_cipher_hd_t c)
 
 const cipher_mode_ops _gcry_cipher_mode_gcm = {
   GCRY_CIPHER_MODE_GCM,
+  MODE_KEEPS_ON_SETKEY,
   gcm_supported,
   gcm_state_size,
   gcm_setkey,

@@ -174,6 +174,9 @@ struct gcry_cipher_handle
   const struct cipher_mode_ops *mode_ops;  /* NULL for the generic six. */
 };
 
+#define MODE_KEEPS_ON_SETKEY 1u  /* mode_ctx not wiped before setkey.  */
+#define MODE_KEEPS_ON_RESET  2u  /* mode_ctx not wiped by GCRYCTL_RESET.  */
+
 /* A mode beyond ECB/CBC/CFB/CFB8/OFB/CTR.  Each mode file defines one
  * `const cipher_mode_ops _gcry_cipher_mode_<name>` and adds it to
  * mode_ops_list in cipher.cpp; cipher.cpp calls the hooks after its own
@@ -184,6 +187,13 @@ struct gcry_cipher_handle
 struct cipher_mode_ops
 {
   int mode;
+  /* Which of the mode_ctx state libgcrypt keeps where the other modes
+   * start clean (bit mask of MODE_KEEPS_*): e.g. an OCB, CCM, EAX, GCM or
+   * GCM-SIV message survives setkey (the setkey hook re-derives what
+   * depends on the key); XTS's and SIV's second key schedule, AES-WRAP's
+   * last unwrapped length and GCM-SIV's key length survive GCRYCTL_RESET
+   * (the reset hook clears the message part).  */
+  unsigned int keeps;
   /* May SPEC serve this mode (e.g. block size 16)?  Open fails with
    * GPG_ERR_INV_CIPHER_MODE otherwise.  */
   int (*supported) (const cipher_spec *spec);

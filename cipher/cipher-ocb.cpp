@@ -519,6 +519,7 @@ ocb_info (gcry_cipher_hd_t c, int what, void *, size_t *nbytes)
 
 const cipher_mode_ops _gcry_cipher_mode_ocb = {
   GCRY_CIPHER_MODE_OCB,
+  MODE_KEEPS_ON_SETKEY,
   ocb_supported,
   ocb_state_size,
   ocb_setkey,

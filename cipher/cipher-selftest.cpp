@@ -64,6 +64,33 @@ maxu (unsigned int a, unsigned int b)
   return a > b ? a : b;
 }
 
+/* Run the chained bulk function FN (CBC-dec, CFB-dec, CTR: same shape)
+ * from the chaining value IV0, out of place and then in place, and
+ * compare with S.expect and the chaining value WANT_IV it must end on.
+ * Returns NULL or OUT_MSG / IN_MSG; raises *BURN.  */
+typedef unsigned int (*chained_bulk_fn) (void *ctx, unsigned char *iv,
+                                         void *out, const void *in,
+                                         size_t nblocks);
+
+const char *
+compare_chained (chained_bulk_fn fn, void *ctx, const unsigned char *iv0,
+                 const unsigned char *want_iv, scratch &s, size_t bs,
+                 size_t nblocks, unsigned int *burn, const char *out_msg,
+                 const char *in_msg)
+{
+  unsigned char iv[MAX_BLOCKSIZE];
+  memcpy (iv, iv0, bs);
+  *burn = maxu (*burn, fn (ctx, iv, s.out, s.in, nblocks));
+  if (memcmp (s.out, s.expect, s.len) || memcmp (iv, want_iv, bs))
+    return out_msg;
+  memcpy (s.tmp, s.in, s.len);
+  memcpy (iv, iv0, bs);
+  *burn = maxu (*burn, fn (ctx, iv, s.tmp, s.tmp, nblocks));
+  if (memcmp (s.tmp, s.expect, s.len) || memcmp (iv, want_iv, bs))
+    return in_msg;
+  return NULL;
+}
+
 } // namespace
 
 /* CTR: the counter starts close below a carry out of the low 64 bits, so
@@ -75,7 +102,7 @@ _gcry_selftest_helper_ctr (const char *cipher, const cipher_spec *spec,
                            size_t nblocks)
 {
   const size_t bs = spec->blocksize;
-  unsigned char iv0[MAX_BLOCKSIZE], ctr[MAX_BLOCKSIZE], ctr2[MAX_BLOCKSIZE];
+  unsigned char iv0[MAX_BLOCKSIZE], ctr[MAX_BLOCKSIZE];
   unsigned char ks[MAX_BLOCKSIZE];
   unsigned int burn = 0;
   const char *err = NULL;
@@ -110,19 +137,10 @@ _gcry_selftest_helper_ctr (const char *cipher, const cipher_spec *spec,
           ctr_inc (ctr, bs);
         }
 
-      memcpy (ctr2, iv0, bs);
-      burn = maxu (burn, bulk->ctr16be_enc (ctx, ctr2, s.out, s.in, nblocks));
-      if (memcmp (s.out, s.expect, s.len) || memcmp (ctr2, ctr, bs))
-        err = "selftest: CTR bulk differs from single-block (out of place)";
-      else
-        {
-          memcpy (s.tmp, s.in, s.len);
-          memcpy (ctr2, iv0, bs);
-          burn = maxu (burn, bulk->ctr16be_enc (ctx, ctr2, s.tmp, s.tmp,
-                                                nblocks));
-          if (memcmp (s.tmp, s.expect, s.len) || memcmp (ctr2, ctr, bs))
-            err = "selftest: CTR bulk differs from single-block (in place)";
-        }
+      err = compare_chained (
+          bulk->ctr16be_enc, ctx, iv0, ctr, s, bs, nblocks, &burn,
+          "selftest: CTR bulk differs from single-block (out of place)",
+          "selftest: CTR bulk differs from single-block (in place)");
     }
   s.done ();
   wipememory (ks, sizeof ks);
@@ -137,7 +155,7 @@ _gcry_selftest_helper_cbc (const char *cipher, const cipher_spec *spec,
                            size_t nblocks)
 {
   const size_t bs = spec->blocksize;
-  unsigned char iv0[MAX_BLOCKSIZE], iv[MAX_BLOCKSIZE];
+  unsigned char iv0[MAX_BLOCKSIZE];
   unsigned char blk[MAX_BLOCKSIZE];
   unsigned int burn = 0;
   const char *err = NULL;
@@ -160,20 +178,10 @@ _gcry_selftest_helper_cbc (const char *cipher, const cipher_spec *spec,
                         b ? s.in + (b - 1) * bs : iv0, bs);
     }
 
-  memcpy (iv, iv0, bs);
-  burn = maxu (burn, bulk->cbc_dec (ctx, iv, s.out, s.in, nblocks));
-  if (memcmp (s.out, s.expect, s.len)
-      || memcmp (iv, s.in + (nblocks - 1) * bs, bs))
-    err = "selftest: CBC-dec bulk differs from single-block (out of place)";
-  else
-    {
-      memcpy (s.tmp, s.in, s.len);
-      memcpy (iv, iv0, bs);
-      burn = maxu (burn, bulk->cbc_dec (ctx, iv, s.tmp, s.tmp, nblocks));
-      if (memcmp (s.tmp, s.expect, s.len)
-          || memcmp (iv, s.in + (nblocks - 1) * bs, bs))
-        err = "selftest: CBC-dec bulk differs from single-block (in place)";
-    }
+  err = compare_chained (
+      bulk->cbc_dec, ctx, iv0, s.in + (nblocks - 1) * bs, s, bs, nblocks, &burn,
+      "selftest: CBC-dec bulk differs from single-block (out of place)",
+      "selftest: CBC-dec bulk differs from single-block (in place)");
   s.done ();
   wipememory (blk, sizeof blk);
   _gcry_burn_stack (burn);
@@ -187,7 +195,7 @@ _gcry_selftest_helper_cfb (const char *cipher, const cipher_spec *spec,
                            size_t nblocks)
 {
   const size_t bs = spec->blocksize;
-  unsigned char iv0[MAX_BLOCKSIZE], iv[MAX_BLOCKSIZE];
+  unsigned char iv0[MAX_BLOCKSIZE];
   unsigned char blk[MAX_BLOCKSIZE];
   unsigned int burn = 0;
   const char *err = NULL;
@@ -210,20 +218,10 @@ _gcry_selftest_helper_cfb (const char *cipher, const cipher_spec *spec,
       cipher_block_xor (s.expect + b * bs, blk, s.in + b * bs, bs);
     }
 
-  memcpy (iv, iv0, bs);
-  burn = maxu (burn, bulk->cfb_dec (ctx, iv, s.out, s.in, nblocks));
-  if (memcmp (s.out, s.expect, s.len)
-      || memcmp (iv, s.in + (nblocks - 1) * bs, bs))
-    err = "selftest: CFB-dec bulk differs from single-block (out of place)";
-  else
-    {
-      memcpy (s.tmp, s.in, s.len);
-      memcpy (iv, iv0, bs);
-      burn = maxu (burn, bulk->cfb_dec (ctx, iv, s.tmp, s.tmp, nblocks));
-      if (memcmp (s.tmp, s.expect, s.len)
-          || memcmp (iv, s.in + (nblocks - 1) * bs, bs))
-        err = "selftest: CFB-dec bulk differs from single-block (in place)";
-    }
+  err = compare_chained (
+      bulk->cfb_dec, ctx, iv0, s.in + (nblocks - 1) * bs, s, bs, nblocks, &burn,
+      "selftest: CFB-dec bulk differs from single-block (out of place)",
+      "selftest: CFB-dec bulk differs from single-block (in place)");
   s.done ();
   wipememory (blk, sizeof blk);
   _gcry_burn_stack (burn);

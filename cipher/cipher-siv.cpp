@@ -402,6 +402,7 @@ siv_info (gcry_cipher_hd_t, int what, void *, size_t *nbytes)
 
 extern const cipher_mode_ops _gcry_cipher_mode_siv = {
   GCRY_CIPHER_MODE_SIV,
+  MODE_KEEPS_ON_RESET,
   siv_supported,
   siv_state_size,
   siv_setkey,

@@ -263,6 +263,7 @@ xts_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
 
 const cipher_mode_ops _gcry_cipher_mode_xts = {
   GCRY_CIPHER_MODE_XTS,
+  MODE_KEEPS_ON_RESET,
   xts_supported,
   xts_state_size,
   xts_setkey,

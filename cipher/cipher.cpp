@@ -85,27 +85,18 @@ mode_ops_of (int mode)
   return nullptr;
 }
 
-/* Mode state libgcrypt leaves alone where the other modes start clean:
- * an OCB message (nonce, offsets, sums, tag length) survives setkey,
- * also a failed one (its setkey hook re-derives the L table), and so do
- * CCM, EAX and GCM-SIV messages (a refused GCM-SIV key leaves the
- * message alone; its setkey hook clears it on success); XTS's tweak-key schedule, SIV's K2 schedule and
- * subkeys, AES-WRAP's last unwrapped length and GCM-SIV's key length
- * survive GCRYCTL_RESET (their reset hooks clear the message).  */
+/* Whether C's mode keeps its mode_ctx state across setkey / reset (the
+ * mode's cipher_mode_ops::keeps).  */
 bool
 mode_state_survives_setkey (gcry_cipher_hd_t c)
 {
-  return c->mode == GCRY_CIPHER_MODE_OCB || c->mode == GCRY_CIPHER_MODE_CCM
-         || c->mode == GCRY_CIPHER_MODE_GCM || c->mode == GCRY_CIPHER_MODE_EAX
-         || c->mode == GCRY_CIPHER_MODE_GCM_SIV;
+  return c->mode_ops && (c->mode_ops->keeps & MODE_KEEPS_ON_SETKEY);
 }
 
 bool
 mode_state_survives_reset (gcry_cipher_hd_t c)
 {
-  return c->mode == GCRY_CIPHER_MODE_XTS || c->mode == GCRY_CIPHER_MODE_SIV
-         || c->mode == GCRY_CIPHER_MODE_AESWRAP
-         || c->mode == GCRY_CIPHER_MODE_GCM_SIV;
+  return c->mode_ops && (c->mode_ops->keeps & MODE_KEEPS_ON_RESET);
 }
 
 /* Per-algorithm run-time state, indexed like cipher_list.  Plain
@@ -809,13 +800,14 @@ dispatch (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     }
 }
 
-/* IN == NULL means in place over all OUTSIZE bytes of OUT (INLEN is then
- * ignored).  No key: GPG_ERR_MISSING_KEY.  Length errors come from the
- * mode.  If encryption fails after the key check, OUT (OUTSIZE bytes) is
- * overwritten with 0x42 so no plaintext can leak, as libgcrypt does. */
-gcry_err_code_t
-_gcry_cipher_encrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
-                      const void *in, size_t inlen)
+/* The common part of encrypt and decrypt.  IN == NULL means in place
+ * over all OUTSIZE bytes of OUT (INLEN is then ignored).  No key:
+ * GPG_ERR_MISSING_KEY.  Length errors come from the mode.  If encryption
+ * fails after the key check, OUT (OUTSIZE bytes) is overwritten with 0x42
+ * so no plaintext can leak, as libgcrypt does (decryption leaves it).  */
+static gcry_err_code_t
+cipher_crypt (gcry_cipher_hd_t h, void *out, size_t outsize, const void *in,
+              size_t inlen, bool encrypt)
 {
   if (bad_handle (h))
     return GPG_ERR_INV_ARG;
@@ -826,7 +818,8 @@ _gcry_cipher_encrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
     }
   if (!h->marks.key)
     {
-      _gcry_log_error ("gcry_cipher_encrypt: no key set\n");
+      _gcry_log_error (encrypt ? "gcry_cipher_encrypt: no key set\n"
+                               : "gcry_cipher_decrypt: no key set\n");
       return GPG_ERR_MISSING_KEY;
     }
   if (!out && outsize)
@@ -836,34 +829,24 @@ _gcry_cipher_encrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
   gcry_err_code_t rc = dispatch (h, static_cast<unsigned char *> (out),
                                  outsize,
                                  static_cast<const unsigned char *> (in),
-                                 inlen, true);
-  if (rc && out)
+                                 inlen, encrypt);
+  if (rc && encrypt && out)
     memset (out, 0x42, outsize);
   return rc;
+}
+
+gcry_err_code_t
+_gcry_cipher_encrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
+                      const void *in, size_t inlen)
+{
+  return cipher_crypt (h, out, outsize, in, inlen, true);
 }
 
 gcry_err_code_t
 _gcry_cipher_decrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
                       const void *in, size_t inlen)
 {
-  if (bad_handle (h))
-    return GPG_ERR_INV_ARG;
-  if (!in)
-    {
-      in = out;
-      inlen = outsize;
-    }
-  if (!h->marks.key)
-    {
-      _gcry_log_error ("gcry_cipher_decrypt: no key set\n");
-      return GPG_ERR_MISSING_KEY;
-    }
-  if (!out && outsize)
-    return GPG_ERR_INV_ARG;  /* libgcrypt would crash.  */
-  if (partial_overlap (out, outsize < inlen ? outsize : inlen, in, inlen))
-    return GPG_ERR_INV_ARG;
-  return dispatch (h, static_cast<unsigned char *> (out), outsize,
-                   static_cast<const unsigned char *> (in), inlen, false);
+  return cipher_crypt (h, out, outsize, in, inlen, false);
 }
 
 /* AEAD entry points: the mode's hook, or GPG_ERR_INV_CIPHER_MODE for a
