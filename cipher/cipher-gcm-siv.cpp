@@ -240,6 +240,10 @@ const polyval_backend backends[] = {
   { "polyval-pclmul", &_gcry_polyval_ops_pclmul, nullptr, 0,
     HWF_INTEL_PCLMUL },
 #endif
+#ifdef HAVE_RISCV_VCRYPTO
+  { "zvkg", nullptr, &_gcry_ghash_ops_zvkg, 0, 0 },
+  { "zbc", nullptr, &_gcry_ghash_ops_zbc, 0, 0 },
+#endif
   { "generic", nullptr, &_gcry_ghash_ops_generic, 0, 0 },
 };
 

@@ -262,6 +262,10 @@ const gcm_ghash_ops *const ghash_ops_list[] = {
   &_gcry_ghash_ops_vpclmul_avx2,
   &_gcry_ghash_ops_pclmul,
 #endif
+#ifdef HAVE_RISCV_VCRYPTO
+  &_gcry_ghash_ops_zvkg,
+  &_gcry_ghash_ops_zbc,
+#endif
   &_gcry_ghash_ops_generic,
 };
 constexpr size_t n_ghash_paths = sizeof ghash_ops_list / sizeof ghash_ops_list[0];
@@ -736,6 +740,10 @@ const cipher_impl_info _gcry_gcm_ghash_impls[] = {
   { "vpclmul-avx2", HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX2
                     | HWF_INTEL_PCLMUL | HWF_INTEL_SSE4_1 | HWF_INTEL_SSSE3 },
   { "pclmul", HWF_INTEL_PCLMUL | HWF_INTEL_SSE4_1 | HWF_INTEL_SSSE3 },
+#endif
+#ifdef HAVE_RISCV_VCRYPTO
+  { "zvkg", HWF_RISCV_V | HWF_RISCV_ZVKG },
+  { "zbc", HWF_RISCV_ZBC | HWF_RISCV_ZBB },
 #endif
   { "generic", 0 },
 };

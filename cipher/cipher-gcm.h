@@ -8,6 +8,8 @@
  *   "vpclmul-avx512"  VPCLMULQDQ on zmm, 4 blocks per instruction
  *   "vpclmul-avx2"    VPCLMULQDQ on ymm, 2 blocks per instruction
  *   "pclmul"          PCLMULQDQ, 8 blocks per reduction   (x86)
+ *   "zvkg"            RISC-V vector GHASH, VLEN/32 blocks per instruction
+ *   "zbc"             RISC-V scalar carry-less multiply (Zbc + Zbb)
  *   "generic"         constant-time integer carry-less multiply
  *
  * A back end sees only its key area (gcm_ghash_key: its own layout of the
@@ -19,7 +21,8 @@
  * slot, one pass of CTR and GHASH together: AES-NI + PCLMULQDQ (8 blocks
  * per group) when the back end is "pclmul", VAES + VPCLMULQDQ on zmm (32
  * blocks per group) or ymm (16) when it is "vpclmul-avx512" or
- * "vpclmul-avx2"; otherwise (and for the tails) CTR through
+ * "vpclmul-avx2"; with the Zvkned path, Zvkned CTR + vghsh (VLEN/64
+ * blocks per group) when the back end is "zvkg"; otherwise (and for the tails) CTR through
  * ctr16be_enc, then GHASH, in 4 KiB chunks.
  */
 #ifndef GCIPHER_CIPHER_GCM_H
@@ -105,6 +108,18 @@ size_t _gcry_gcm_vaes_avx512_crypt (gcry_cipher_hd_t c, unsigned char *out,
 size_t _gcry_gcm_vaes_avx2_crypt (gcry_cipher_hd_t c, unsigned char *out,
                                   const unsigned char *in, size_t nblocks,
                                   int encrypt) GCIPHER_INTERNAL;
+#endif
+
+#ifdef HAVE_RISCV_VCRYPTO
+/* cipher-gcm-riscv-zvkg.cpp.  */
+extern const gcm_ghash_ops _gcry_ghash_ops_zvkg GCIPHER_INTERNAL;
+/* The Zvkned AES path's gcm_crypt slot (stitched CTR + vghsh); all
+ * blocks left undone unless the GHASH back end is "zvkg".  */
+size_t _gcry_aes_zvkned_gcm_crypt (gcry_cipher_hd_t c, void *out,
+                                   const void *in, size_t nblocks,
+                                   int encrypt) GCIPHER_INTERNAL;
+/* cipher-gcm-riscv-zbc.cpp (built with the same assembler check).  */
+extern const gcm_ghash_ops _gcry_ghash_ops_zbc GCIPHER_INTERNAL;
 #endif
 
 #endif /* GCIPHER_CIPHER_GCM_H */

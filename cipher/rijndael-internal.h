@@ -4,6 +4,8 @@
  * path chosen at setkey is recorded in it and the key material is kept in
  * the form that path wants:
  *
+ *   - Zvkned (RISC-V): keys.ni.enc only (the inverse cipher runs on the
+ *     same round keys in reverse order).
  *   - AES-NI: FIPS-197 5.2 round keys for the cipher (enc) and, for the
  *     equivalent inverse cipher (FIPS-197 5.3.5), InvMixColumns applied
  *     to the inner round keys in reverse order (dec).  16-byte aligned.
@@ -27,7 +29,8 @@
 enum rijndael_path : unsigned int
   {
     RIJNDAEL_PATH_GENERIC = 0,
-    RIJNDAEL_PATH_AESNI = 1
+    RIJNDAEL_PATH_AESNI = 1,
+    RIJNDAEL_PATH_ZVKNED = 2
   };
 
 struct RIJNDAEL_context
@@ -109,6 +112,29 @@ void _gcry_aes_vaes_avx512_fill_bulk (cipher_bulk_ops *bulk)
 #define RIJNDAEL_VAES_AVX2_LANES 8
 #endif
 void _gcry_aes_vaes_avx2_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
+#endif
+
+/* ---- RISC-V vector AES path (rijndael-riscv-zvkned.cpp) ------------ */
+#ifdef HAVE_RISCV_VCRYPTO
+/* The self-test's batch size (lanes + 1, lanes + 2 blocks): the largest
+ * group the VLEN-agnostic kernels use (RVV_MAX_LANES), so every VLEN up
+ * to 1024 sees whole groups and a tail.  */
+#define RIJNDAEL_ZVKNED_LANES 32
+/* Expand KEY into CTX->keys.ni.enc (vaeskf1 / vaeskf2; AES-192 with the
+ * generic expansion); fills CTX->rounds.  */
+unsigned int _gcry_aes_zvkned_setkey (RIJNDAEL_context *ctx,
+                                      const unsigned char *key,
+                                      size_t keylen) GCIPHER_INTERNAL;
+unsigned int _gcry_aes_zvkned_encrypt (void *ctx, unsigned char *out,
+                                       const unsigned char *in)
+  GCIPHER_INTERNAL;
+unsigned int _gcry_aes_zvkned_decrypt (void *ctx, unsigned char *out,
+                                       const unsigned char *in)
+  GCIPHER_INTERNAL;
+/* ecb_crypt, cbc_enc, cbc_dec, cfb_enc, cfb_dec, ofb_enc, ctr16be_enc,
+ * ctr32le_enc, xts_crypt, ocb_crypt, ocb_auth; gcm_crypt when the GCM
+ * back end is "zvkg" (cipher-gcm-riscv-zvkg.cpp).  */
+void _gcry_aes_zvkned_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
 #endif
 
 #endif /* GCIPHER_RIJNDAEL_INTERNAL_H */

@@ -5,6 +5,7 @@
  *   "vaes-avx512"  512-bit VAES, x86-64   (rijndael-vaes-avx512.cpp)
  *   "vaes-avx2"    256-bit VAES           (rijndael-vaes-avx2.cpp)
  *   "aesni"    x86 AES instructions       (rijndael-aesni.cpp)
+ *   "zvkned"   RISC-V vector AES, VLEN-agnostic (rijndael-riscv-zvkned.cpp)
  *   "generic"  constant-time bitsliced    (rijndael-generic.cpp)
  *
  * Names, aliases and OIDs are the ones libgcrypt answers (NIST CSOR
@@ -37,6 +38,9 @@ const cipher_impl_info rijndael_impls[] = {
   { "vaes-avx2", HWF_INTEL_AESNI | HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX2 },
   { "aesni", HWF_INTEL_AESNI },
 #endif
+#ifdef HAVE_RISCV_VCRYPTO
+  { "zvkned", HWF_RISCV_V | HWF_RISCV_ZVKNED | HWF_RISCV_ZVKB },
+#endif
   { "generic", 0 },
 };
 
@@ -51,6 +55,10 @@ const rijndael_path_ops rijndael_path_table[] = {
     _gcry_aes_vaes_avx2_fill_bulk },
   { RIJNDAEL_PATH_AESNI, RIJNDAEL_AESNI_LANES, _gcry_aes_aesni_setkey,
     _gcry_aes_aesni_fill_bulk },
+#endif
+#ifdef HAVE_RISCV_VCRYPTO
+  { RIJNDAEL_PATH_ZVKNED, RIJNDAEL_ZVKNED_LANES, _gcry_aes_zvkned_setkey,
+    _gcry_aes_zvkned_fill_bulk },
 #endif
   { RIJNDAEL_PATH_GENERIC, 4, _gcry_aes_generic_setkey,
     _gcry_aes_generic_fill_bulk },
@@ -96,6 +104,10 @@ rijndael_encrypt (void *c, unsigned char *out, const unsigned char *in)
   if (((RIJNDAEL_context *)c)->path == RIJNDAEL_PATH_AESNI)
     return _gcry_aes_aesni_encrypt (c, out, in);
 #endif
+#ifdef HAVE_RISCV_VCRYPTO
+  if (((RIJNDAEL_context *)c)->path == RIJNDAEL_PATH_ZVKNED)
+    return _gcry_aes_zvkned_encrypt (c, out, in);
+#endif
   return _gcry_aes_generic_encrypt (c, out, in);
 }
 
@@ -105,6 +117,10 @@ rijndael_decrypt (void *c, unsigned char *out, const unsigned char *in)
 #ifdef GCIPHER_ARCH_X86
   if (((RIJNDAEL_context *)c)->path == RIJNDAEL_PATH_AESNI)
     return _gcry_aes_aesni_decrypt (c, out, in);
+#endif
+#ifdef HAVE_RISCV_VCRYPTO
+  if (((RIJNDAEL_context *)c)->path == RIJNDAEL_PATH_ZVKNED)
+    return _gcry_aes_zvkned_decrypt (c, out, in);
 #endif
   return _gcry_aes_generic_decrypt (c, out, in);
 }

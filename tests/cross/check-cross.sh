@@ -171,6 +171,9 @@ summarise() {
   s_hwf=$(sed -n 's/^\[ hwf      \] hwflist://p' "$1/t-hwf.log" 2>/dev/null | head -1)
   s_paths=$(cat "$1"/t-*.log 2>/dev/null |
     sed -n 's/^\[ path     \] \([^ ]*\) .*/\1/p' | sort -u | tr '\n' ' ')
+  # GCM's AES+GHASH pairs (t-gcm: "[ GCM paths ] ran: a+b, c+d").
+  s_gcm=$(sed -n 's/^\[ GCM paths \] ran: //p' "$1/t-gcm.log" 2>/dev/null |
+    head -1)
 }
 
 # The features QEMU's -cpu value $1 enables / disables, as hwf names.
@@ -266,6 +269,7 @@ for arch in $targets; do
     say "$status $arch cpu=$cpu: $s_pass passed, $s_fail failed, $s_skip skipped ($(elapsed "$t0"))"
     say "    hwf: ${s_hwf:-?}"
     say "    paths: ${s_paths:-none reported}"
+    say "    GCM AES+GHASH: ${s_gcm:-none reported}"
     if [ "$status" = FAIL ]; then
       grep -h -E '^(FAIL|ERROR|XPASS)' "$logs/check-$tag.out" | sed 's/^/    /' | head -20
       say "    logs: $logs"
