@@ -25,12 +25,15 @@
  *    never crosses a 2^32 boundary of the low word (the carry into the
  *    upper 96 bits is done between runs), so the common case has no slow
  *    path and the 2^128 wrap is exact.  ctr32le adds to word 0 as is.
- *  - XTS tweaks and OCB offsets are computed in general registers (public
- *    block index, constant-time doubling) and parked in the output
- *    blocks, then loaded back as a group.
+ *  - XTS tweaks stay in a vector group: the next group's are the current
+ *    ones times alpha^N (shifts, one gather, the 0x87 fold), no chain
+ *    through general registers.  OCB offsets (Offset_i = Offset_(i-1) ^
+ *    L_ntz(i), a table index from the public block counter) are made in
+ *    general registers and parked in the output blocks, then loaded back
+ *    as a group.
  *
- * Nothing secret is stored on the stack except OCB-auth offsets, which
- * are wiped; every bulk call ends by zeroing the vector registers.
+ * Nothing secret is stored on the stack except OCB offsets, which are
+ * wiped; every bulk call ends by zeroing the vector registers.
  */
 #include <config.h>
 #include <stdlib.h>
@@ -539,50 +542,102 @@ zvkned_ctr32le_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
 
 /* ---- XTS (IEEE 1619-2018 5.3) ---------------------------------------- */
 
-/* T_j * alpha (IEEE 1619-2018 5.2) on the little-endian halves, the
- * reduction 0x87 by mask, not by branch.  */
-inline void
-xts_double (uint64_t &lo, uint64_t &hi)
+/* Tweak arithmetic (IEEE 1619-2018 5.2) on the tweak group T, all in
+ * vector registers.  A tweak is the 128-bit little-endian integer of its
+ * 16 bytes; at e64 its low half is an even element, its high half the
+ * odd one after it.  Multiplying by alpha^s (0 <= s <= 32) is a 128-bit
+ * shift left by s with the s bits pushed out (o) folded back as
+ * o * 0x87 = o ^ o<<1 ^ o<<2 ^ o<<7 (below 2^39: no second fold):
+ *
+ *   R = (T >> 1) >> (63 - s)   even: carry lo -> hi; odd: o
+ *   S = R with each even/odd pair swapped (vrgather by vid ^ 1)
+ *   T = (T << s) ^ (even ? S ^ S<<1 ^ S<<2 ^ S<<7 : S)
+ *
+ * (the two-step right shift gives 0 for s = 0).  Uses X (v16) and W
+ * (v28) as scratch, v0 = the even elements; vtype e64/m4 with vl =
+ * 2 * group blocks set by the caller.  The shift is a scalar (every lane
+ * alpha^s) or, for the first group, a vector (lane j: alpha^j).  */
+inline __attribute__ ((always_inline)) void
+xts_mul_fold_and_merge (void)
 {
-  uint64_t carry = (uint64_t)((int64_t)hi >> 63) & 0x87;
-  hi = (hi << 1) | (lo >> 63);
-  lo = (lo << 1) ^ carry;
+  /* U = R, X = S on entry; leaves T ^= the folded carry.  */
+  RVV_ASM0 ("vid.v v28\n\t"
+            "vxor.vi v28, v28, 1\n\t"
+            "vrgather.vv v16, v24, v28\n\t"
+            "vsll.vi v24, v16, 1\n\t"
+            "vxor.vv v24, v24, v16\n\t"
+            "vsll.vi v28, v16, 2\n\t"
+            "vxor.vv v24, v24, v28\n\t"
+            "vsll.vi v28, v16, 7\n\t"
+            "vxor.vv v24, v24, v28\n\t"
+            "vmerge.vvm v28, v16, v24, v0\n\t"
+            "vxor.vv v20, v20, v28");
 }
 
-/* C_j = E(P_j ^ T_j) ^ T_j (decryption: D).  The group's input is loaded
- * first, then its tweaks are written to OUT and loaded back as T, so
- * IN == OUT works.  */
+/* T (g lanes) = TWEAK * alpha^j in lane j.  Sets v0 (even elements) and
+ * leaves vtype e64/m4, vl = 2 * g.  */
+inline __attribute__ ((always_inline)) void
+xts_first_tweaks (const unsigned char *tweak, size_t g)
+{
+  broadcast_block_to_t (tweak, g);
+  RVV_ASM ("vsetvli zero, %0, e64, m4, ta, mu\n\t"
+           "vid.v v28\n\t"
+           "vand.vi v24, v28, 1\n\t"
+           "vmseq.vi v0, v24, 0\n\t"
+           "vsrl.vi v28, v28, 1\n\t"         /* s = lane */
+           "vrsub.vx v16, v28, %1\n\t"       /* 63 - s */
+           "vsrl.vi v24, v20, 1\n\t"
+           "vsrl.vv v24, v24, v16\n\t"       /* R */
+           "vsll.vv v20, v20, v28",           /* T << s */
+           "r" (2 * g), "r" ((size_t)63));
+  xts_mul_fold_and_merge ();
+}
+
+/* T *= alpha^S in every lane (vtype e64/m4 as above).  */
+inline __attribute__ ((always_inline)) void
+xts_step_tweaks (size_t s)
+{
+  RVV_ASM ("vsrl.vi v24, v20, 1\n\t"
+           "vsrl.vx v24, v24, %0\n\t"
+           "vsll.vx v20, v20, %1", "r" (63 - s), "r" (s));
+  xts_mul_fold_and_merge ();
+}
+
+/* C_j = E(P_j ^ T_j) ^ T_j (decryption: D), IEEE 1619-2018 5.3.  The
+ * tweaks of a group are made in T from the previous group's by one
+ * multiplication by alpha^g (no general-register chain, nothing on the
+ * stack); TWEAK ends as the tweak of the block after the last.  */
 template <unsigned int ROUNDS, bool DECRYPT>
 void
 xts_t (const RIJNDAEL_context *ctx, unsigned char *tweak, unsigned char *out,
        const unsigned char *in, size_t nblocks)
 {
   const size_t g = group_blocks ();
-  uint64_t lo = buf_get_le64 (tweak), hi = buf_get_le64 (tweak + 8);
+  size_t n = 0;
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
+  vset_m4 (g);
+  xts_first_tweaks (tweak, g);
   while (nblocks)
     {
-      size_t n = nblocks < g ? nblocks : g;
+      if (n)
+        xts_step_tweaks (n);
+      n = nblocks < g ? nblocks : g;
       vset_m4 (n);
-      load_x (in);
-      for (size_t i = 0; i < n; i++)
-        {
-          buf_put_le64 (out + 16 * i, lo);
-          buf_put_le64 (out + 16 * i + 8, hi);
-          xts_double (lo, hi);
-        }
-      RVV_ASM ("vle32.v v20, (%0)\n\t"
-               "vxor.vv v16, v16, v20", "r" (out));
+      RVV_ASM ("vle32.v v16, (%0)\n\t"
+               "vxor.vv v16, v16, v20", "r" (in));
       crypt_x<ROUNDS, DECRYPT> ();
       RVV_ASM ("vxor.vv v16, v16, v20\n\t"
-               "vse32.v v16, (%0)", "r" (out));
+               "vse32.v v16, (%0)\n\t"
+               "vsetvli zero, %1, e64, m4, ta, mu", "r" (out), "r" (2 * g));
       in += 16 * n;
       out += 16 * n;
       nblocks -= n;
     }
-  buf_put_le64 (tweak, lo);
-  buf_put_le64 (tweak + 8, hi);
+  /* The next tweak: lane 0 after one more step by the last group's size. */
+  xts_step_tweaks (n);
+  vset_m1 ();
+  RVV_ASM ("vse32.v v20, (%0)", "r" (tweak));
 }
 
 unsigned int
@@ -600,26 +655,123 @@ zvkned_xts_crypt (void *ctx, unsigned char *tweak, void *out, const void *in,
         ZVKNED_DISPATCH_B (ctx, xts_t, true, c, tweak, o, i, nblocks);
     }
   vclear_all ();
-  /* The running tweak halves may have been spilled.  */
-  return 64;
+  return 0;
 }
 
 /* ---- OCB (RFC 7253 4.1-4.3) ------------------------------------------ */
 
-/* Offset_i = Offset_(i-1) ^ L_ntz(i) for the next N blocks, written to
- * DST (16 bytes each); OFF is the running offset (two LE halves).  */
-inline void
-ocb_offsets (const ocb_state *s, uint64_t &blkn, uint64_t off[2],
-             unsigned char *dst, size_t n)
+/* Offsets (RFC 7253 4.2: Offset_i = Offset_(i-1) ^ L_ntz(i), i the
+ * public block index).  A group of G blocks (G a power of two) that
+ * starts after block b, b a multiple of G, has for its lane j < G - 1
+ *
+ *   Offset_(b+1+j) = Offset_b ^ Q_j,   Q_j = L_ntz(1) ^ ... ^ L_ntz(j+1)
+ *
+ * (ntz (b + k) = ntz (k) for 0 < k < G), independent of b, and for the
+ * last lane Q_(G-1) = Q_(G-2) ^ L_ntz(b+G).  So the Q table is made once
+ * per call and a group's offsets are one broadcast of Offset_b and one
+ * XOR; only the last lane's entry and the running offset are updated per
+ * group in general registers.  Blocks before the first multiple of G get
+ * their offsets one by one.  All buffers are 16-byte aligned (the L
+ * table is, in the OCB state) so the 64-bit accesses are single loads
+ * and stores; the caller wipes them.  */
+struct ocb_offset_state
 {
-  for (size_t i = 0; i < n; i++)
+  const ocb_state *s;
+  size_t g;                       /* Blocks per group.  */
+  uint64_t blkn;                  /* Blocks done (b).  */
+  alignas (16) uint64_t off[2];   /* Offset_b, little-endian halves.  */
+  bool q_ready;
+  alignas (16) uint64_t q[RVV_MAX_LANES * 2];   /* Q_j, or the offsets
+                                                   of an unaligned run. */
+};
+
+inline const uint64_t *
+ocb_l (const ocb_state *s, uint64_t i)
+{
+  return static_cast<const uint64_t *> (
+      __builtin_assume_aligned (s->L[ocb_ntz (i)], 16));
+}
+
+inline void
+ocb_offsets_start (ocb_offset_state &o, const ocb_state *s, size_t g,
+                   uint64_t blkn, const unsigned char *offset)
+{
+  o.s = s;
+  o.g = g;
+  o.blkn = blkn;
+  o.off[0] = buf_get_le64 (offset);
+  o.off[1] = buf_get_le64 (offset + 8);
+  o.q_ready = false;
+}
+
+/* T (v20) = the offsets of the next blocks: returns how many (at most
+ * LEFT), with vtype e32/m4, vl = 4 * that set.  */
+inline __attribute__ ((always_inline)) size_t
+ocb_next_offsets (ocb_offset_state &o, size_t left)
+{
+  const size_t g = o.g;
+  uint64_t *q = o.q;
+  size_t n;
+  if (o.blkn % g)
     {
-      const unsigned char *l = s->L[ocb_ntz (++blkn)];
-      off[0] ^= buf_get_le64 (l);
-      off[1] ^= buf_get_le64 (l + 8);
-      buf_put_le64 (dst + 16 * i, off[0]);
-      buf_put_le64 (dst + 16 * i + 8, off[1]);
+      /* Up to the next multiple of G, one by one.  */
+      n = g - (size_t)(o.blkn % g);
+      n = n < left ? n : left;
+      for (size_t i = 0; i < n; i++)
+        {
+          const uint64_t *l = ocb_l (o.s, ++o.blkn);
+          o.off[0] ^= l[0];
+          o.off[1] ^= l[1];
+          q[2 * i] = o.off[0];
+          q[2 * i + 1] = o.off[1];
+        }
+      o.q_ready = false;
+      vset_m4 (n);
+      RVV_ASM ("vle32.v v20, (%0)", "r" (q));
+      return n;
     }
+  if (!o.q_ready)
+    {
+      uint64_t a = 0, b = 0;
+      for (size_t j = 0; j + 1 < g; j++)
+        {
+          const uint64_t *l = ocb_l (o.s, j + 1);
+          a ^= l[0];
+          b ^= l[1];
+          q[2 * j] = a;
+          q[2 * j + 1] = b;
+        }
+      o.q_ready = true;
+    }
+  n = g < left ? g : left;
+  if (n == g)
+    {
+      const uint64_t *l = ocb_l (o.s, o.blkn + g);
+      q[2 * g - 2] = q[2 * g - 4] ^ l[0];
+      q[2 * g - 1] = q[2 * g - 3] ^ l[1];
+    }
+  /* T = Q ^ Offset_b in every lane (v0 = the odd e64 elements).  */
+  RVV_ASM ("vsetvli zero, %1, e64, m4, ta, mu\n\t"
+           "vid.v v28\n\t"
+           "vand.vi v28, v28, 1\n\t"
+           "vmsne.vi v0, v28, 0\n\t"
+           "vlse64.v v28, (%0), zero\n\t"
+           "vlse64.v v28, (%2), zero, v0.t\n\t"
+           "vle64.v v20, (%3)\n\t"
+           "vxor.vv v20, v20, v28\n\t"
+           "vsetvli zero, %4, e32, m4, tu, mu",
+           "r" (o.off), "r" (2 * n), "r" (o.off + 1), "r" (q), "r" (4 * n));
+  o.off[0] ^= q[2 * n - 2];
+  o.off[1] ^= q[2 * n - 1];
+  o.blkn += n;
+  return n;
+}
+
+inline void
+ocb_offsets_end (ocb_offset_state &o, unsigned char *offset)
+{
+  buf_put_le64 (offset, o.off[0]);
+  buf_put_le64 (offset + 8, o.off[1]);
 }
 
 /* U = 0 over all G lanes, then the 16 bytes at P into lane 0.  */
@@ -633,34 +785,28 @@ u_start (const unsigned char *p, size_t g)
 }
 
 /* C_i = Offset_i ^ E(P_i ^ Offset_i), Checksum ^= P_i (decryption: D,
- * the recovered P_i into the checksum).  The offsets are parked in OUT
- * after the input group is loaded; the checksum runs lane-wise in U and
- * is folded into c->ctr at the end.  */
+ * the recovered P_i into the checksum).  The checksum runs lane-wise in
+ * U and is folded into c->ctr at the end.  */
 template <unsigned int ROUNDS, bool DECRYPT>
 void
 ocb_crypt_t (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
-             size_t nblocks)
+             size_t nblocks, ocb_offset_state &o)
 {
   const RIJNDAEL_context *ctx = (const RIJNDAEL_context *)c->ctx;
   ocb_state *s = ocb_state_of (c);
   const size_t g = group_blocks ();
-  uint64_t blkn = s->data_nblocks;
-  uint64_t off[2] = { buf_get_le64 (c->iv), buf_get_le64 (c->iv + 8) };
 
+  ocb_offsets_start (o, s, g, s->data_nblocks, c->iv);
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
   u_start (c->ctr, g);
-  size_t left = nblocks;
-  while (left)
+  while (nblocks)
     {
-      size_t n = left < g ? left : g;
-      vset_m4 (n);
-      load_x (in);
-      ocb_offsets (s, blkn, off, out, n);
+      size_t n = ocb_next_offsets (o, nblocks);
+      RVV_ASM ("vle32.v v16, (%0)", "r" (in));
       if (!DECRYPT)
         RVV_ASM0 ("vxor.vv v24, v24, v16");
-      RVV_ASM ("vle32.v v20, (%0)\n\t"
-               "vxor.vv v16, v16, v20", "r" (out));
+      RVV_ASM0 ("vxor.vv v16, v16, v20");
       crypt_x<ROUNDS, DECRYPT> ();
       RVV_ASM0 ("vxor.vv v16, v16, v20");
       if (DECRYPT)
@@ -668,58 +814,53 @@ ocb_crypt_t (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
       store_x (out);
       in += 16 * n;
       out += 16 * n;
-      left -= n;
+      nblocks -= n;
     }
   vset_m4 (g);
   fold_u_lanes (c->ctr, g);
-  buf_put_le64 (c->iv, off[0]);
-  buf_put_le64 (c->iv + 8, off[1]);
-  s->data_nblocks = blkn;
+  ocb_offsets_end (o, c->iv);
+  s->data_nblocks = o.blkn;
 }
 
 size_t
 zvkned_ocb_crypt (gcry_cipher_hd_t c, void *out, const void *in,
                   size_t nblocks, int encrypt)
 {
-  unsigned char *o = (unsigned char *)out;
-  const unsigned char *i = (const unsigned char *)in;
+  ocb_offset_state o;
+  unsigned char *op = (unsigned char *)out;
+  const unsigned char *ip = (const unsigned char *)in;
   if (nblocks)
     {
       if (encrypt)
-        ZVKNED_DISPATCH_B (c->ctx, ocb_crypt_t, false, c, o, i, nblocks);
+        ZVKNED_DISPATCH_B (c->ctx, ocb_crypt_t, false, c, op, ip, nblocks, o);
       else
-        ZVKNED_DISPATCH_B (c->ctx, ocb_crypt_t, true, c, o, i, nblocks);
+        ZVKNED_DISPATCH_B (c->ctx, ocb_crypt_t, true, c, op, ip, nblocks, o);
+      wipememory (&o, sizeof o);
     }
   vclear_all ();
   _gcry_burn_stack (64);
   return 0;
 }
 
-/* HASH (RFC 7253 4.1) over full AAD blocks: Sum ^= E(A_i ^ Offset_i).
- * The offsets of a group go through a stack buffer (wiped).  */
+/* HASH (RFC 7253 4.1) over full AAD blocks: Sum ^= E(A_i ^ Offset_i).  */
 template <unsigned int ROUNDS>
 unsigned int
-ocb_auth_t (gcry_cipher_hd_t c, const unsigned char *abuf, size_t nblocks)
+ocb_auth_t (gcry_cipher_hd_t c, const unsigned char *abuf, size_t nblocks,
+            ocb_offset_state &o)
 {
   const RIJNDAEL_context *ctx = (const RIJNDAEL_context *)c->ctx;
   ocb_state *s = ocb_state_of (c);
   const size_t g = group_blocks ();
-  alignas (16) unsigned char offs[RVV_MAX_LANES * 16];
-  uint64_t blkn = s->aad_nblocks;
-  uint64_t off[2] = { buf_get_le64 (s->aad_offset),
-                      buf_get_le64 (s->aad_offset + 8) };
 
+  ocb_offsets_start (o, s, g, s->aad_nblocks, s->aad_offset);
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
   u_start (s->aad_sum, g);
   while (nblocks)
     {
-      size_t n = nblocks < g ? nblocks : g;
-      ocb_offsets (s, blkn, off, offs, n);
-      vset_m4 (n);
+      size_t n = ocb_next_offsets (o, nblocks);
       RVV_ASM ("vle32.v v16, (%0)\n\t"
-               "vle32.v v20, (%1)\n\t"
-               "vxor.vv v16, v16, v20", "r" (abuf), "r" (offs));
+               "vxor.vv v16, v16, v20", "r" (abuf));
       enc_x<ROUNDS> ();
       RVV_ASM0 ("vxor.vv v24, v24, v16");
       abuf += 16 * n;
@@ -727,19 +868,21 @@ ocb_auth_t (gcry_cipher_hd_t c, const unsigned char *abuf, size_t nblocks)
     }
   vset_m4 (g);
   fold_u_lanes (s->aad_sum, g);
-  buf_put_le64 (s->aad_offset, off[0]);
-  buf_put_le64 (s->aad_offset + 8, off[1]);
-  s->aad_nblocks = blkn;
-  wipememory (offs, sizeof offs);
+  ocb_offsets_end (o, s->aad_offset);
+  s->aad_nblocks = o.blkn;
   return 0;
 }
 
 size_t
 zvkned_ocb_auth (gcry_cipher_hd_t c, const void *abuf, size_t nblocks)
 {
+  ocb_offset_state o;
   if (nblocks)
-    ZVKNED_DISPATCH (c->ctx, ocb_auth_t, c, (const unsigned char *)abuf,
-                     nblocks);
+    {
+      ZVKNED_DISPATCH (c->ctx, ocb_auth_t, c, (const unsigned char *)abuf,
+                       nblocks, o);
+      wipememory (&o, sizeof o);
+    }
   vclear_all ();
   _gcry_burn_stack (64);
   return 0;

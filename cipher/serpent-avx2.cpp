@@ -21,6 +21,8 @@ struct ops_avx2
   static constexpr size_t BPV = 2;
   static constexpr int SETS = SERPENT_SIMD_SETS;
   static constexpr bool TERN = false, INTERLEAVE = false, OUTLINE = true;
+  static constexpr bool ROUND_LOOP = false;
+  static constexpr bool PIN = true;
   /* Measured with -fstack-usage and the disassembly (GCC 12, x86-64):
    * two sets of state in 16 ymm registers spill to the frames and the
    * red zone; the deepest chain (OCB wrapper 704 bytes incl. its wiped

@@ -29,6 +29,8 @@ struct ops_avx512
   static constexpr size_t BPV = 4;
   static constexpr int SETS = SERPENT_SIMD_SETS;
   static constexpr bool TERN = true, INTERLEAVE = true, OUTLINE = false;
+  static constexpr bool ROUND_LOOP = false;
+  static constexpr bool PIN = false;
   /* Measured with -fstack-usage and the disassembly (GCC 12, x86-64):
    * the kernels keep state and keys in the 32 zmm registers (the CTR
    * counter blocks, public, are assembled through the frame); only the

@@ -5,11 +5,12 @@
  *              this CPU has, through the spec (single-block functions and
  *              the bulk ECB slot) and through the public API with each of
  *              the three algorithm ids.
- *   Submission The same cipher in the notation of the Serpent AES
- *              submission's test files (ecb_vk.txt etc.), which print
- *              keys and blocks as 128/256-bit numbers, most significant
- *              byte first: libgcrypt's byte strings reversed.  The values
- *              are derived from the Botan records by that reversal.
+ *   Submission the Serpent AES submission's own known answers (package
+ *              serpent.tar.gz, floppy4/ecb_vk.txt and ecb_vt.txt, record
+ *              I=1 of each key size), in its notation: keys and blocks
+ *              printed as 128/192/256-bit numbers, most significant byte
+ *              first, i.e. libgcrypt's byte strings reversed.  Checked
+ *              encrypting and decrypting on every path.
  *   Selftest   the spec's self-test (known answers, bulk-vs-single
  *              helpers for every SIMD width present).
  *   Paths      every SIMD path's bulk slots (ECB, CBC-dec, CFB-dec, CTR)
@@ -204,39 +205,63 @@ TEST (SerpentKat, BotanApiEveryId)
         }
 }
 
-/* Submission notation (ecb_vk.txt: KEYSIZE, I, KEY, CT with the
- * plaintext zero): numbers printed most significant byte first.  Key
- * number 2^127 (I=1 of the 128-bit variable-key test) is libgcrypt's key
- * bytes 00 .. 00 80; the printed CT is the ciphertext bytes reversed.  */
+/* The submission's known answers (Anderson, Biham, Knudsen, Serpent AES
+ * submission package serpent.tar.gz, floppy4/ecb_vk.txt (plaintext zero,
+ * KEY = 2^(keysize-1) for I=1) and floppy4/ecb_vt.txt (key zero,
+ * PT = 2^127 for I=1)); the 128-bit records as quoted from floppy4 by
+ * N. Moeller, nettle-bugs, 2011-02-11, the 192/256-bit ones as listed
+ * (as "the first test for each key size from ecb_vk.txt and ecb_vt.txt")
+ * in nettle's testsuite/serpent-test.c.  The files print numbers most
+ * significant byte first: KEY 8000..00 (I=1) is libgcrypt's key bytes
+ * 00 .. 00 80, and the printed CT is the ciphertext bytes reversed (the
+ * first record's reversal is the NESSIE/Botan record key 00..0080 ->
+ * ddd26b98..., so both sources describe the same cipher).  */
 TEST (SerpentKat, SubmissionNotation)
 {
   struct Sub
   {
-    const char *key, *pt, *ct;
+    const char *file, *key, *pt, *ct;
   };
   const Sub subs[] = {
-    /* ecb_vk.txt KEYSIZE=128 I=1 */
-    { "80000000000000000000000000000000", "00000000000000000000000000000000",
+    { "ecb_vk.txt KEYSIZE=128 I=1", "80000000000000000000000000000000",
+      "00000000000000000000000000000000",
       "49afbfad9d5a34052cd8ffa5986bd2dd" },
-    /* ecb_vk.txt KEYSIZE=192 I=1 */
-    { "800000000000000000000000000000000000000000000000",
+    { "ecb_vt.txt KEYSIZE=128 I=1", "00000000000000000000000000000000",
+      "80000000000000000000000000000000",
+      "10b5ffb720b8cb9002a1142b0ba2e94a" },
+    { "ecb_vk.txt KEYSIZE=192 I=1",
+      "800000000000000000000000000000000000000000000000",
       "00000000000000000000000000000000",
       "e78e5402c7195568ac3678f7a3f60c66" },
-    /* ecb_vk.txt KEYSIZE=256 I=1 */
-    { "8000000000000000000000000000000000000000000000000000000000000000",
+    { "ecb_vt.txt KEYSIZE=192 I=1",
+      "000000000000000000000000000000000000000000000000",
+      "80000000000000000000000000000000",
+      "b10b271ba25257e1294f2b51f076d0d9" },
+    { "ecb_vk.txt KEYSIZE=256 I=1",
+      "8000000000000000000000000000000000000000000000000000000000000000",
       "00000000000000000000000000000000",
       "abed96e766bf28cbc0ebd21a82ef0819" },
+    { "ecb_vt.txt KEYSIZE=256 I=1",
+      "0000000000000000000000000000000000000000000000000000000000000000",
+      "80000000000000000000000000000000",
+      "da5a7992b1b4ae6f8c004bc8a7de5520" },
   };
   for (const cipher_impl_info *impl : all_paths ())
     for (const Sub &s : subs)
       {
         const Bytes key = reversed (hex_decode (s.key));
         const Bytes pt = reversed (hex_decode (s.pt));
+        const Bytes ct = reversed (hex_decode (s.ct));
         Bytes out;
         ScopedPath force (*impl);
         ASSERT_EQ (api_crypt (algo_for_keylen (key.size ()), BlockMode::ECB,
                               key, Bytes (), pt, true, &out), 0u);
-        EXPECT_EQ (hex_encode (reversed (out)), s.ct) << impl->name;
+        EXPECT_EQ (hex_encode (reversed (out)), s.ct)
+          << impl->name << " " << s.file;
+        ASSERT_EQ (api_crypt (algo_for_keylen (key.size ()), BlockMode::ECB,
+                              key, Bytes (), ct, false, &out), 0u);
+        EXPECT_EQ (hex_encode (out), hex_encode (pt))
+          << impl->name << " " << s.file;
       }
 }
 
