@@ -37,15 +37,14 @@ ctr_increment (unsigned char *ctr, size_t n)
     }
 }
 
-gcry_err_code_t
-ctr_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
-           const unsigned char *inbuf, size_t inbuflen)
+/* The general case: leftover keystream first, then whole blocks, then
+ * a partial block whose unused keystream is kept.  */
+__attribute__ ((noinline)) gcry_err_code_t
+ctr_crypt_general (gcry_cipher_hd_t c, unsigned char *outbuf,
+                   const unsigned char *inbuf, size_t inbuflen)
 {
   const size_t bs = c->spec->blocksize;
   unsigned int depth = 0;
-
-  if (outbuflen < inbuflen)
-    return GPG_ERR_BUFFER_TOO_SHORT;
 
   if (c->unused)
     {
@@ -94,6 +93,26 @@ ctr_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
 
   burn (depth);
   return GPG_ERR_NO_ERROR;
+}
+
+/* Fast path for the common call: no leftover keystream, whole 16-byte
+ * blocks and a bulk function: straight to it, with a small frame (the
+ * general case lives in its own function).  */
+inline gcry_err_code_t
+ctr_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
+           const unsigned char *inbuf, size_t inbuflen)
+{
+  if (outbuflen < inbuflen)
+    return GPG_ERR_BUFFER_TOO_SHORT;
+  const auto bulk = c->bulk.ctr16be_enc;
+  if (__builtin_expect (!c->unused && !(inbuflen % 16) && bulk
+                        && c->spec->blocksize == 16, 1))
+    {
+      if (inbuflen)
+        burn (bulk (c->ctx, c->ctr, outbuf, inbuf, inbuflen / 16));
+      return GPG_ERR_NO_ERROR;
+    }
+  return ctr_crypt_general (c, outbuf, inbuf, inbuflen);
 }
 
 } // namespace

@@ -339,6 +339,11 @@ const char *_gcry_selftest_helper_cbc (const char *cipher, const cipher_spec *sp
 const char *_gcry_selftest_helper_cfb (const char *cipher, const cipher_spec *spec,
                                        void *ctx, const cipher_bulk_ops *bulk,
                                        size_t nblocks) GCIPHER_INTERNAL;
+/* The same for ctr32le_enc (RFC 8452 4, across the 2^32 wrap), xts_crypt
+ * (both directions, IEEE 1619-2018 5.3) and ecb_crypt (both directions). */
+const char *_gcry_selftest_helper_ctr32le (const char *cipher, const cipher_spec *spec, void *ctx, const cipher_bulk_ops *bulk, size_t nblocks) GCIPHER_INTERNAL;
+const char *_gcry_selftest_helper_xts (const char *cipher, const cipher_spec *spec, void *ctx, const cipher_bulk_ops *bulk, size_t nblocks) GCIPHER_INTERNAL;
+const char *_gcry_selftest_helper_ecb (const char *cipher, const cipher_spec *spec, void *ctx, const cipher_bulk_ops *bulk, size_t nblocks) GCIPHER_INTERNAL;
 
 /* ---- Small helpers ------------------------------------------------ */
 static inline void

@@ -56,6 +56,15 @@ umax (unsigned int a, unsigned int b)
   return a > b ? a : b;
 }
 
+/* Wipe a 16-byte local (a tweak): inline stores the compiler may not
+ * drop (the asm makes them observable), instead of a library call.  */
+inline void
+wipe16 (unsigned char *p)
+{
+  memset (p, 0, BS);
+  asm volatile ("" : : "r" (p) : "memory");
+}
+
 /* T *= alpha (IEEE 1619-2018 5.2): shift the little-endian 128-bit value
  * left by one, folding the carry back as 0x87; constant time.  */
 inline void
@@ -107,15 +116,10 @@ xts_next_unit (unsigned char *iv)
 
 /* NBLOCKS whole blocks with the running tweak T (updated to T_nblocks):
  * the bulk slot, else batches of (xor, ECB, xor).  IN == OUT ok.  */
-unsigned int
-xts_blocks (gcry_cipher_hd_t c, unsigned char *t, unsigned char *out,
-            const unsigned char *in, size_t nblocks, bool encrypt)
+__attribute__ ((noinline)) unsigned int
+xts_blocks_generic (gcry_cipher_hd_t c, unsigned char *t, unsigned char *out,
+                    const unsigned char *in, size_t nblocks, bool encrypt)
 {
-  if (!nblocks)
-    return 0;
-  if (c->bulk.xts_crypt)
-    return c->bulk.xts_crypt (c->ctx, t, out, in, nblocks, encrypt);
-
   alignas (16) unsigned char buf[BATCH * BS];
   alignas (16) unsigned char tw[BATCH * BS];
   unsigned int depth = 0;
@@ -143,7 +147,19 @@ xts_blocks (gcry_cipher_hd_t c, unsigned char *t, unsigned char *out,
     }
   wipememory (buf, sizeof buf);
   wipememory (tw, sizeof tw);
-  return depth;
+  /* The callees' frames lie below this one's (BUF and TW): add it.  */
+  return depth ? depth + sizeof buf + sizeof tw + 128 : 0;
+}
+
+inline unsigned int
+xts_blocks (gcry_cipher_hd_t c, unsigned char *t, unsigned char *out,
+            const unsigned char *in, size_t nblocks, bool encrypt)
+{
+  if (!nblocks)
+    return 0;
+  if (c->bulk.xts_crypt)
+    return c->bulk.xts_crypt (c->ctx, t, out, in, nblocks, encrypt);
+  return xts_blocks_generic (c, t, out, in, nblocks, encrypt);
 }
 
 /* One block with tweak T (T unchanged).  */
@@ -154,27 +170,21 @@ xts_one (gcry_cipher_hd_t c, const unsigned char *t, unsigned char *out,
   alignas (16) unsigned char tt[BS];
   memcpy (tt, t, BS);
   unsigned int depth = xts_blocks (c, tt, out, in, 1, encrypt);
-  wipememory (tt, sizeof tt);
+  wipe16 (tt);
   return depth;
 }
 
-gcry_err_code_t
-xts_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
-           const unsigned char *in, size_t inlen, bool encrypt)
+/* A data unit that ends in a partial block (ciphertext stealing), with
+ * the encrypted tweak T.  */
+__attribute__ ((noinline)) unsigned int
+xts_crypt_cts (gcry_cipher_hd_t c, unsigned char *t, unsigned char *out,
+               const unsigned char *in, size_t inlen, bool encrypt)
 {
-  if (inlen < BS || outsize < inlen)
-    return GPG_ERR_BUFFER_TOO_SHORT;
-  if (inlen > XTS_MAX_BLOCKS * BS)
-    return GPG_ERR_INV_LENGTH;
-
-  alignas (16) unsigned char t[BS];
-  unsigned int depth = c->spec->encrypt (c->mode_ctx, t, c->iv);
+  unsigned int depth = 0;
   size_t nblocks = inlen / BS;
   const size_t rest = inlen % BS;
 
-  if (!rest)
-    depth = umax (depth, xts_blocks (c, t, out, in, nblocks, encrypt));
-  else if (encrypt)
+  if (encrypt)
     {
       /* IEEE 1619-2018 5.3.2: CC = block m-1 as usual (it sits at the
        * second-to-last position for now), C_m = CC[0..b),
@@ -207,7 +217,26 @@ xts_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       wipememory (cc, sizeof cc);
       wipememory (t1, sizeof t1);
     }
-  wipememory (t, sizeof t);
+  /* The callees' frames lie below this one's: add it.  */
+  return depth ? depth + 256 : 0;
+}
+
+gcry_err_code_t
+xts_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
+           const unsigned char *in, size_t inlen, bool encrypt)
+{
+  if (inlen < BS || outsize < inlen)
+    return GPG_ERR_BUFFER_TOO_SHORT;
+  if (inlen > XTS_MAX_BLOCKS * BS)
+    return GPG_ERR_INV_LENGTH;
+
+  alignas (16) unsigned char t[BS];
+  unsigned int depth = c->spec->encrypt (c->mode_ctx, t, c->iv);
+  if (__builtin_expect (!(inlen % BS), 1))
+    depth = umax (depth, xts_blocks (c, t, out, in, inlen / BS, encrypt));
+  else
+    depth = umax (depth, xts_crypt_cts (c, t, out, in, inlen, encrypt));
+  wipe16 (t);
   xts_next_unit (c->iv);
   burn (depth);
   return GPG_ERR_NO_ERROR;

@@ -588,6 +588,14 @@ _gcry_cipher_setiv (gcry_cipher_hd_t c, const void *iv, size_t ivlen)
     return c->mode_ops->setiv (c, static_cast<const unsigned char *> (iv),
                                ivlen);
   const size_t bs = c->spec->blocksize;
+  if (iv && ivlen == MAX_BLOCKSIZE && bs == MAX_BLOCKSIZE)
+    {
+      /* The common case as a fixed-size copy (no library calls).  */
+      memcpy (c->iv, iv, MAX_BLOCKSIZE);
+      c->marks.iv = 1;
+      c->unused = 0;
+      return GPG_ERR_NO_ERROR;
+    }
   memset (c->iv, 0, bs);
   if (iv)
     {
@@ -613,7 +621,9 @@ _gcry_cipher_setctr (gcry_cipher_hd_t c, const void *ctr, size_t ctrlen)
   if (bad_handle (c))
     return GPG_ERR_INV_ARG;
   const size_t bs = c->spec->blocksize;
-  if (ctr && ctrlen == bs)
+  if (ctr && ctrlen == MAX_BLOCKSIZE && bs == MAX_BLOCKSIZE)
+    memcpy (c->ctr, ctr, MAX_BLOCKSIZE);  /* Fixed size: no call.  */
+  else if (ctr && ctrlen == bs)
     memcpy (c->ctr, ctr, bs);
   else if (!ctr || !ctrlen)
     memset (c->ctr, 0, bs);
