@@ -51,8 +51,8 @@ zvkg_setkey (gcm_ghash_key *key, const unsigned char *h)
 {
   zvkg_key *k = reinterpret_cast<zvkg_key *> (key->bytes);
   vset_m1 ();
-  RVV_ASM ("vle32.v v20, (%0)\n\t"
-           "vmv.v.v v16, v20", "r" (h));
+  RVV_LD_BLOCK ("v20", h);
+  RVV_ASM0 ("vmv.v.v v16, v20");
   memcpy (k->pow[ZVKG_POWERS - 1], h, 16);
   for (size_t i = 2; i <= ZVKG_POWERS; i++)
     RVV_ASM ("vgmul.vv v16, v20\n\t"
@@ -67,8 +67,8 @@ sums_start (const unsigned char *y, size_t m)
 {
   vset_m4 (m);
   RVV_ASM ("vmv.v.i v24, 0\n\t"
-           "vsetivli zero, 4, e32, m1, tu, mu\n\t"
-           "vle32.v v24, (%0)", "r" (y));
+           "vsetivli zero, 16, e8, m1, tu, mu\n\t"
+           "vle8.v v24, (%0)", "r" (y));
   vset_m4 (m);
 }
 
@@ -79,9 +79,9 @@ ghash_one_group (const zvkg_key *k, unsigned char *y,
                  const unsigned char *buf, size_t m)
 {
   sums_start (y, m);
-  RVV_ASM ("vle32.v v16, (%0)\n\t"
-           "vle32.v v20, (%1)\n\t"
-           "vghsh.vv v24, v20, v16", "r" (buf), "r" (powers_for (k, m)));
+  RVV_LD_GROUP ("v16", buf, m);
+  RVV_ASM ("vle32.v v20, (%0)\n\t"
+           "vghsh.vv v24, v20, v16", "r" (powers_for (k, m)));
   fold_u_lanes (y, m);
 }
 
@@ -107,11 +107,13 @@ zvkg_ghash (const gcm_ghash_key *key, unsigned char *y,
       broadcast_block_to_t (powers_for (k, g), g);
       sums_start (y, g);
       for (; nblocks > g; nblocks -= g, buf += 16 * g)
-        RVV_ASM ("vle32.v v16, (%0)\n\t"
-                 "vghsh.vv v24, v20, v16", "r" (buf));
-      RVV_ASM ("vle32.v v16, (%0)\n\t"
-               "vle32.v v20, (%1)\n\t"
-               "vghsh.vv v24, v20, v16", "r" (buf), "r" (powers_for (k, g)));
+        {
+          RVV_LD_GROUP ("v16", buf, g);
+          RVV_ASM0 ("vghsh.vv v24, v20, v16");
+        }
+      RVV_LD_GROUP ("v16", buf, g);
+      RVV_ASM ("vle32.v v20, (%0)\n\t"
+               "vghsh.vv v24, v20, v16", "r" (powers_for (k, g)));
       fold_u_lanes (y, g);
     }
   vclear_all ();
@@ -137,8 +139,8 @@ gcm_zvkned_t (const RIJNDAEL_context *ctx, gcm_state *st, unsigned char *ctr,
   load_round_keys<ROUNDS> (ctx->keys.ni.enc[0]);
   /* C = the counter block in every lane, byte-swapped per word, lane j
    * + j in word 3; H = H^g in every lane; A = Y in lane 0.  */
-  RVV_ASM ("vle32.v v26, (%0)\n\t"
-           "vle32.v v24, (%1)\n\t"
+  RVV_LD_BLOCK ("v26", ctr);
+  RVV_ASM ("vle32.v v24, (%1)\n\t"
            "vsetvli zero, %2, e64, m2, ta, ma\n\t"
            "vid.v v28\n\t"
            "vand.vi v28, v28, 1\n\t"
@@ -153,8 +155,8 @@ gcm_zvkned_t (const RIJNDAEL_context *ctx, gcm_state *st, unsigned char *ctr,
            "vrev8.v v18, v18\n\t"
            "vadd.vv v18, v18, v28, v0.t\n\t"
            "vmv.v.i v22, 0\n\t"
-           "vsetivli zero, 4, e32, m1, tu, mu\n\t"
-           "vle32.v v22, (%4)\n\t"
+           "vsetivli zero, 16, e8, m1, tu, mu\n\t"
+           "vle8.v v22, (%4)\n\t"
            "vsetvli zero, %3, e32, m2, tu, mu\n\t"
            "vle32.v v26, (%5)",
            "r" (ctr), "r" (powers_for (k, g)), "r" (2 * g), "r" (4 * g),
@@ -164,7 +166,7 @@ gcm_zvkned_t (const RIJNDAEL_context *ctx, gcm_state *st, unsigned char *ctr,
       RVV_ASM ("vrev8.v v16, v18\n\t"
                "vadd.vx v18, v18, %0, v0.t", "r" (g));
       enc_x<ROUNDS> ();
-      RVV_ASM ("vle32.v v20, (%0)", "r" (in));
+      RVV_LD_GROUP_M2 ("v20", in, g);
       /* The last group multiplies lane j by H^(g-j) (P), the others by
        * H^g (H).  */
       const bool last = i + 1 == ngroups;
@@ -175,8 +177,8 @@ gcm_zvkned_t (const RIJNDAEL_context *ctx, gcm_state *st, unsigned char *ctr,
           else
             RVV_ASM0 ("vghsh.vv v22, v24, v20");
         }
-      RVV_ASM ("vxor.vv v16, v16, v20\n\t"
-               "vse32.v v16, (%0)", "r" (out));
+      RVV_ASM0 ("vxor.vv v16, v16, v20");
+      RVV_ST_GROUP_M2 ("v16", out, g);
       if (!DECRYPT)
         {
           if (last)
@@ -198,7 +200,8 @@ gcm_zvkned_t (const RIJNDAEL_context *ctx, gcm_state *st, unsigned char *ctr,
            "vredxor.vs v31, v22, v28, v0.t\n\t"
            "vsetivli zero, 2, e64, m1, ta, ma\n\t"
            "vslideup.vi v30, v31, 1\n\t"
-           "vse64.v v30, (%0)", "r" (st->y), "r" (2 * g));
+           "vsetivli zero, 16, e8, m1, ta, ma\n\t"
+           "vse8.v v30, (%0)", "r" (st->y), "r" (2 * g));
   /* inc32 (SP 800-38D 6.2) by the blocks done.  */
   uint32_t low = ((uint32_t)ctr[12] << 24) | ((uint32_t)ctr[13] << 16)
                  | ((uint32_t)ctr[14] << 8) | ctr[15];

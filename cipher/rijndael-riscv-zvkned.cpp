@@ -66,19 +66,6 @@ enc_keys (const RIJNDAEL_context *ctx)
    : ((const RIJNDAEL_context *)(ctx))->rounds == 12                       \
    ? f<12, b> (__VA_ARGS__) : f<14, b> (__VA_ARGS__))
 
-/* Load / store the group X, T, U at P (vl set by the caller).  */
-inline __attribute__ ((always_inline)) void
-load_x (const void *p)
-{
-  RVV_ASM ("vle32.v v16, (%0)", "r" (p));
-}
-
-inline __attribute__ ((always_inline)) void
-store_x (void *p)
-{
-  RVV_ASM ("vse32.v v16, (%0)", "r" (p));
-}
-
 /* ---- Single blocks ------------------------------------------------ */
 
 template <unsigned int ROUNDS, bool DECRYPT>
@@ -88,9 +75,9 @@ crypt1_t (const RIJNDAEL_context *ctx, unsigned char *out,
 {
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
-  load_x (in);
+  RVV_LD_BLOCK ("v16", in);
   crypt_x<ROUNDS, DECRYPT> ();
-  store_x (out);
+  RVV_ST_BLOCK ("v16", out);
   vclear_all ();
   return 0;
 }
@@ -108,10 +95,9 @@ ecb_t (const RIJNDAEL_context *ctx, unsigned char *out,
   while (nblocks)
     {
       size_t n = nblocks < g ? nblocks : g;
-      vset_m4 (n);
-      load_x (in);
+      RVV_LD_GROUP ("v16", in, n);
       crypt_x<ROUNDS, DECRYPT> ();
-      store_x (out);
+      RVV_ST_GROUP ("v16", out, n);
       in += 16 * n;
       out += 16 * n;
       nblocks -= n;
@@ -172,27 +158,27 @@ cbc_enc_short_t (const RIJNDAEL_context *ctx, unsigned char *iv,
   load_round_keys<ROUNDS> (enc_keys (ctx));
   last_key_xor_first<ROUNDS> ();
   /* X = IV ^ P_0 ^ k_0.  */
-  RVV_ASM ("vle32.v v16, (%0)\n\t"
-           "vle32.v v20, (%1)\n\t"
-           "vxor.vv v16, v16, v20\n\t"
-           "vxor.vv v16, v16, v1", "r" (iv), "r" (in));
+  RVV_LD_BLOCK ("v16", iv);
+  RVV_LD_BLOCK ("v20", in);
+  RVV_ASM0 ("vxor.vv v16, v16, v20\n\t"
+            "vxor.vv v16, v16, v1");
   for (; nblocks > 1; nblocks--)
     {
       in += 16;
       /* Off the chain: v24 = k_Nr ^ k_0 ^ P_(i+1), v25 = P_(i+1) ^ k_0. */
-      RVV_ASM ("vle32.v v20, (%0)\n\t"
-               "vxor.vv v24, v31, v20\n\t"
-               "vxor.vv v25, v20, v1", "r" (in));
+      RVV_LD_BLOCK ("v20", in);
+      RVV_ASM0 ("vxor.vv v24, v31, v20\n\t"
+                "vxor.vv v25, v20, v1");
       enc_x_mid<ROUNDS> ();
-      RVV_ASM ("vaesef.vs v16, v24\n\t"
-               "vxor.vv v28, v16, v25\n\t"
-               "vse32.v v28, (%0)", "r" (out));
+      RVV_ASM0 ("vaesef.vs v16, v24\n\t"
+                "vxor.vv v28, v16, v25");
+      RVV_ST_BLOCK ("v28", out);
       out += ostep;
     }
   enc_x_mid<ROUNDS> ();
   final_round_x<ROUNDS> ();
-  RVV_ASM ("vse32.v v16, (%0)\n\t"
-           "vse32.v v16, (%1)", "r" (out), "r" (iv));
+  RVV_ST_BLOCK ("v16", out);
+  RVV_ST_BLOCK ("v16", iv);
   return 0;
 }
 
@@ -206,17 +192,17 @@ cbc_enc_plain_t (const RIJNDAEL_context *ctx, unsigned char *iv,
   const size_t ostep = cbc_mac ? 0 : 16;
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
-  load_x (iv);
+  RVV_LD_BLOCK ("v16", iv);
   for (; nblocks; nblocks--)
     {
-      RVV_ASM ("vle32.v v20, (%0)\n\t"
-               "vxor.vv v16, v16, v20", "r" (in));
+      RVV_LD_BLOCK ("v20", in);
+      RVV_ASM0 ("vxor.vv v16, v16, v20");
       enc_x<ROUNDS> ();
-      store_x (out);
+      RVV_ST_BLOCK ("v16", out);
       in += 16;
       out += ostep;
     }
-  store_x (iv);
+  RVV_ST_BLOCK ("v16", iv);
   return 0;
 }
 
@@ -231,21 +217,21 @@ cfb_enc_short_t (const RIJNDAEL_context *ctx, unsigned char *iv,
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
   last_key_xor_first<ROUNDS> ();
-  RVV_ASM ("vle32.v v16, (%0)\n\t"
-           "vxor.vv v16, v16, v1", "r" (iv));
+  RVV_LD_BLOCK ("v16", iv);
+  RVV_ASM0 ("vxor.vv v16, v16, v1");
   for (; nblocks; nblocks--)
     {
-      RVV_ASM ("vle32.v v20, (%0)\n\t"
-               "vxor.vv v24, v31, v20", "r" (in));
+      RVV_LD_BLOCK ("v20", in);
+      RVV_ASM0 ("vxor.vv v24, v31, v20");
       enc_x_mid<ROUNDS> ();
-      RVV_ASM ("vaesef.vs v16, v24\n\t"
-               "vxor.vv v28, v16, v1\n\t"
-               "vse32.v v28, (%0)", "r" (out));
+      RVV_ASM0 ("vaesef.vs v16, v24\n\t"
+                "vxor.vv v28, v16, v1");
+      RVV_ST_BLOCK ("v28", out);
       in += 16;
       out += 16;
     }
-  RVV_ASM ("vxor.vv v16, v16, v1\n\t"
-           "vse32.v v16, (%0)", "r" (iv));
+  RVV_ASM0 ("vxor.vv v16, v16, v1");
+  RVV_ST_BLOCK ("v16", iv);
   return 0;
 }
 
@@ -256,17 +242,17 @@ cfb_enc_plain_t (const RIJNDAEL_context *ctx, unsigned char *iv,
 {
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
-  load_x (iv);
+  RVV_LD_BLOCK ("v16", iv);
   for (; nblocks; nblocks--)
     {
       enc_x<ROUNDS> ();
-      RVV_ASM ("vle32.v v20, (%0)\n\t"
-               "vxor.vv v16, v16, v20\n\t"
-               "vse32.v v16, (%1)", "r" (in), "r" (out));
+      RVV_LD_BLOCK ("v20", in);
+      RVV_ASM0 ("vxor.vv v16, v16, v20");
+      RVV_ST_BLOCK ("v16", out);
       in += 16;
       out += 16;
     }
-  store_x (iv);
+  RVV_ST_BLOCK ("v16", iv);
   return 0;
 }
 
@@ -280,21 +266,21 @@ ofb_short_t (const RIJNDAEL_context *ctx, unsigned char *iv,
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
   last_key_xor_first<ROUNDS> ();
-  RVV_ASM ("vle32.v v16, (%0)\n\t"
-           "vxor.vv v16, v16, v1", "r" (iv));
+  RVV_LD_BLOCK ("v16", iv);
+  RVV_ASM0 ("vxor.vv v16, v16, v1");
   for (; nblocks; nblocks--)
     {
-      RVV_ASM ("vle32.v v20, (%0)\n\t"
-               "vxor.vv v24, v20, v1", "r" (in));
+      RVV_LD_BLOCK ("v20", in);
+      RVV_ASM0 ("vxor.vv v24, v20, v1");
       enc_x_mid<ROUNDS> ();
-      RVV_ASM ("vaesef.vs v16, v31\n\t"
-               "vxor.vv v28, v16, v24\n\t"
-               "vse32.v v28, (%0)", "r" (out));
+      RVV_ASM0 ("vaesef.vs v16, v31\n\t"
+                "vxor.vv v28, v16, v24");
+      RVV_ST_BLOCK ("v28", out);
       in += 16;
       out += 16;
     }
-  RVV_ASM ("vxor.vv v16, v16, v1\n\t"
-           "vse32.v v16, (%0)", "r" (iv));
+  RVV_ASM0 ("vxor.vv v16, v16, v1");
+  RVV_ST_BLOCK ("v16", iv);
   return 0;
 }
 
@@ -305,17 +291,17 @@ ofb_plain_t (const RIJNDAEL_context *ctx, unsigned char *iv,
 {
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
-  load_x (iv);
+  RVV_LD_BLOCK ("v16", iv);
   for (; nblocks; nblocks--)
     {
       enc_x<ROUNDS> ();
-      RVV_ASM ("vle32.v v20, (%0)\n\t"
-               "vxor.vv v24, v16, v20\n\t"
-               "vse32.v v24, (%1)", "r" (in), "r" (out));
+      RVV_LD_BLOCK ("v20", in);
+      RVV_ASM0 ("vxor.vv v24, v16, v20");
+      RVV_ST_BLOCK ("v24", out);
       in += 16;
       out += 16;
     }
-  store_x (iv);
+  RVV_ST_BLOCK ("v16", iv);
   return 0;
 }
 
@@ -355,24 +341,22 @@ cbc_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv,
   const size_t g = group_blocks ();
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
-  RVV_ASM ("vle32.v v20, (%0)", "r" (iv));
+  RVV_LD_BLOCK ("v20", iv);
   while (nblocks)
     {
       size_t n = nblocks < g ? nblocks : g;
-      vset_m4 (n);
-      RVV_ASM ("vle32.v v16, (%0)\n\t"
-               "vslideup.vi v20, v16, 4\n\t"
-               "vslidedown.vx v24, v16, %1", "r" (in), "r" (4 * (n - 1)));
+      RVV_LD_GROUP ("v16", in, n);
+      RVV_ASM ("vslideup.vi v20, v16, 4\n\t"
+               "vslidedown.vx v24, v16, %0", "r" (4 * (n - 1)));
       dec_x<ROUNDS> ();
-      RVV_ASM ("vxor.vv v16, v16, v20\n\t"
-               "vse32.v v16, (%0)\n\t"
-               "vmv1r.v v20, v24", "r" (out));
+      RVV_ASM0 ("vxor.vv v16, v16, v20");
+      RVV_ST_GROUP ("v16", out, n);
+      RVV_ASM0 ("vmv1r.v v20, v24");
       in += 16 * n;
       out += 16 * n;
       nblocks -= n;
     }
-  vset_m1 ();
-  RVV_ASM ("vse32.v v20, (%0)", "r" (iv));
+  RVV_ST_BLOCK ("v20", iv);
   return 0;
 }
 
@@ -385,24 +369,22 @@ cfb_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv,
   const size_t g = group_blocks ();
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
-  load_x (iv);
+  RVV_LD_BLOCK ("v16", iv);
   while (nblocks)
     {
       size_t n = nblocks < g ? nblocks : g;
-      vset_m4 (n);
-      RVV_ASM ("vle32.v v24, (%0)\n\t"
-               "vslideup.vi v16, v24, 4\n\t"
-               "vslidedown.vx v20, v24, %1", "r" (in), "r" (4 * (n - 1)));
+      RVV_LD_GROUP ("v24", in, n);
+      RVV_ASM ("vslideup.vi v16, v24, 4\n\t"
+               "vslidedown.vx v20, v24, %0", "r" (4 * (n - 1)));
       enc_x<ROUNDS> ();
-      RVV_ASM ("vxor.vv v16, v16, v24\n\t"
-               "vse32.v v16, (%0)\n\t"
-               "vmv1r.v v16, v20", "r" (out));
+      RVV_ASM0 ("vxor.vv v16, v16, v24");
+      RVV_ST_GROUP ("v16", out, n);
+      RVV_ASM0 ("vmv1r.v v16, v20");
       in += 16 * n;
       out += 16 * n;
       nblocks -= n;
     }
-  vset_m1 ();
-  store_x (iv);
+  RVV_ST_BLOCK ("v16", iv);
   return 0;
 }
 
@@ -461,17 +443,15 @@ ctr_run (const RIJNDAEL_context *ctx, const unsigned char *ctr,
   while (nblocks)
     {
       size_t n = nblocks < g ? nblocks : g;
-      vset_m4 (n);
+      RVV_LD_GROUP ("v24", in, n);
       if (KIND == CTR_BE32)
         RVV_ASM0 ("vrev8.v v16, v20");
       else
         RVV_ASM0 ("vmv.v.v v16, v20");
       enc_x<ROUNDS> ();
-      RVV_ASM ("vle32.v v24, (%0)\n\t"
-               "vxor.vv v16, v16, v24\n\t"
-               "vse32.v v16, (%1)\n\t"
-               "vadd.vx v20, v20, %2, v0.t",
-               "r" (in), "r" (out), "r" (n));
+      RVV_ASM0 ("vxor.vv v16, v16, v24");
+      RVV_ST_GROUP ("v16", out, n);
+      RVV_ASM ("vadd.vx v20, v20, %0, v0.t", "r" (n));
       in += 16 * n;
       out += 16 * n;
       nblocks -= n;
@@ -623,21 +603,19 @@ xts_t (const RIJNDAEL_context *ctx, unsigned char *tweak, unsigned char *out,
       if (n)
         xts_step_tweaks (n);
       n = nblocks < g ? nblocks : g;
-      vset_m4 (n);
-      RVV_ASM ("vle32.v v16, (%0)\n\t"
-               "vxor.vv v16, v16, v20", "r" (in));
+      RVV_LD_GROUP ("v16", in, n);
+      RVV_ASM0 ("vxor.vv v16, v16, v20");
       crypt_x<ROUNDS, DECRYPT> ();
-      RVV_ASM ("vxor.vv v16, v16, v20\n\t"
-               "vse32.v v16, (%0)\n\t"
-               "vsetvli zero, %1, e64, m4, ta, mu", "r" (out), "r" (2 * g));
+      RVV_ASM0 ("vxor.vv v16, v16, v20");
+      RVV_ST_GROUP ("v16", out, n);
+      RVV_ASM ("vsetvli zero, %0, e64, m4, ta, mu", "r" (2 * g));
       in += 16 * n;
       out += 16 * n;
       nblocks -= n;
     }
   /* The next tweak: lane 0 after one more step by the last group's size. */
   xts_step_tweaks (n);
-  vset_m1 ();
-  RVV_ASM ("vse32.v v20, (%0)", "r" (tweak));
+  RVV_ST_BLOCK ("v20", tweak);
 }
 
 unsigned int
@@ -780,8 +758,8 @@ u_start (const unsigned char *p, size_t g)
 {
   vset_m4 (g);
   RVV_ASM ("vmv.v.i v24, 0\n\t"
-           "vsetivli zero, 4, e32, m1, tu, mu\n\t"
-           "vle32.v v24, (%0)", "r" (p));
+           "vsetivli zero, 16, e8, m1, tu, mu\n\t"
+           "vle8.v v24, (%0)", "r" (p));
 }
 
 /* C_i = Offset_i ^ E(P_i ^ Offset_i), Checksum ^= P_i (decryption: D,
@@ -803,7 +781,7 @@ ocb_crypt_t (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
   while (nblocks)
     {
       size_t n = ocb_next_offsets (o, nblocks);
-      RVV_ASM ("vle32.v v16, (%0)", "r" (in));
+      RVV_LD_GROUP ("v16", in, n);
       if (!DECRYPT)
         RVV_ASM0 ("vxor.vv v24, v24, v16");
       RVV_ASM0 ("vxor.vv v16, v16, v20");
@@ -811,7 +789,7 @@ ocb_crypt_t (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
       RVV_ASM0 ("vxor.vv v16, v16, v20");
       if (DECRYPT)
         RVV_ASM0 ("vxor.vv v24, v24, v16");
-      store_x (out);
+      RVV_ST_GROUP ("v16", out, n);
       in += 16 * n;
       out += 16 * n;
       nblocks -= n;
@@ -859,8 +837,8 @@ ocb_auth_t (gcry_cipher_hd_t c, const unsigned char *abuf, size_t nblocks,
   while (nblocks)
     {
       size_t n = ocb_next_offsets (o, nblocks);
-      RVV_ASM ("vle32.v v16, (%0)\n\t"
-               "vxor.vv v16, v16, v20", "r" (abuf));
+      RVV_LD_GROUP ("v16", abuf, n);
+      RVV_ASM0 ("vxor.vv v16, v16, v20");
       enc_x<ROUNDS> ();
       RVV_ASM0 ("vxor.vv v24, v24, v16");
       abuf += 16 * n;
@@ -898,11 +876,11 @@ setkey_128 (RIJNDAEL_context *ctx, const unsigned char *key)
   "vse32.v v1, (%0)\n\t"
   unsigned char *p = ctx->keys.ni.enc[0];
   vset_m1 ();
-  asm volatile (RVV_BEGIN "vle32.v v1, (%1)\n\t"
-                "vse32.v v1, (%0)\n\t"
+  RVV_LD_BLOCK ("v1", key);
+  asm volatile (RVV_BEGIN "vse32.v v1, (%0)\n\t"
                 KF1 (1) KF1 (2) KF1 (3) KF1 (4) KF1 (5) KF1 (6) KF1 (7)
                 KF1 (8) KF1 (9) KF1 (10) RVV_END
-                : "+r" (p) : "r" (key) : "memory");
+                : "+r" (p) : : "memory");
 #undef KF1
 }
 
@@ -915,17 +893,16 @@ setkey_256 (RIJNDAEL_context *ctx, const unsigned char *key)
   "addi %0, %0, 16\n\tvse32.v v" #d ", (%0)\n\t"
   unsigned char *p = ctx->keys.ni.enc[0];
   vset_m1 ();
-  asm volatile (RVV_BEGIN "vle32.v v1, (%1)\n\t"
-                "addi %1, %1, 16\n\t"
-                "vle32.v v2, (%1)\n\t"
-                "vse32.v v1, (%0)\n\t"
+  RVV_LD_BLOCK ("v1", key);
+  RVV_LD_BLOCK ("v2", key + 16);
+  asm volatile (RVV_BEGIN "vse32.v v1, (%0)\n\t"
                 "addi %0, %0, 16\n\t"
                 "vse32.v v2, (%0)\n\t"
                 KF2 (1, 2, 2) KF2 (2, 1, 3) KF2 (1, 2, 4) KF2 (2, 1, 5)
                 KF2 (1, 2, 6) KF2 (2, 1, 7) KF2 (1, 2, 8) KF2 (2, 1, 9)
                 KF2 (1, 2, 10) KF2 (2, 1, 11) KF2 (1, 2, 12) KF2 (2, 1, 13)
                 KF2 (1, 2, 14) RVV_END
-                : "+r" (p), "+r" (key) : : "memory");
+                : "+r" (p) : : "memory");
 #undef KF2
 }
 

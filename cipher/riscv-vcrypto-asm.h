@@ -100,6 +100,38 @@ vclear_all (void)
 
 } // namespace rvv
 
+/* ---- Loads and stores of caller buffers ------------------------------
+ * Data, IV, counter and key buffers come with any alignment, and a
+ * vector access that is not aligned to its element size may trap
+ * (address-misaligned; e.g. the SpacemiT X60 raises SIGBUS on a
+ * misaligned vle32.v).  So they are moved as bytes (vle8/vse8, vtype
+ * e8 for that one instruction), then vtype is set back: e32/m4 (m2 for
+ * the _M2 forms) with vl = 4 * N for a group of N blocks, e32/m1 with
+ * vl = 4 for one block.  Only the context's own 16-byte aligned tables
+ * (round keys, H powers, OCB offsets) are loaded with vle32/vle64.  */
+#define RVV_LD_GROUP(reg, p, n) \
+  RVV_ASM ("vsetvli zero, %1, e8, m4, tu, mu\n\tvle8.v " reg ", (%0)\n\t" \
+           "vsetvli zero, %2, e32, m4, tu, mu", \
+           "r" (p), "r" (16 * (n)), "r" (4 * (n)))
+#define RVV_ST_GROUP(reg, p, n) \
+  RVV_ASM ("vsetvli zero, %1, e8, m4, tu, mu\n\tvse8.v " reg ", (%0)\n\t" \
+           "vsetvli zero, %2, e32, m4, tu, mu", \
+           "r" (p), "r" (16 * (n)), "r" (4 * (n)))
+#define RVV_LD_GROUP_M2(reg, p, n) \
+  RVV_ASM ("vsetvli zero, %1, e8, m2, tu, mu\n\tvle8.v " reg ", (%0)\n\t" \
+           "vsetvli zero, %2, e32, m2, tu, mu", \
+           "r" (p), "r" (16 * (n)), "r" (4 * (n)))
+#define RVV_ST_GROUP_M2(reg, p, n) \
+  RVV_ASM ("vsetvli zero, %1, e8, m2, tu, mu\n\tvse8.v " reg ", (%0)\n\t" \
+           "vsetvli zero, %2, e32, m2, tu, mu", \
+           "r" (p), "r" (16 * (n)), "r" (4 * (n)))
+#define RVV_LD_BLOCK(reg, p) \
+  RVV_ASM ("vsetivli zero, 16, e8, m1, ta, ma\n\tvle8.v " reg ", (%0)\n\t" \
+           "vsetivli zero, 4, e32, m1, ta, ma", "r" (p))
+#define RVV_ST_BLOCK(reg, p) \
+  RVV_ASM ("vsetivli zero, 16, e8, m1, ta, ma\n\tvse8.v " reg ", (%0)\n\t" \
+           "vsetivli zero, 4, e32, m1, ta, ma", "r" (p))
+
 /* ---- AES round sequences on X (v16 group), keys in v1..v15 ---------- */
 /* Middle rounds r = 2..Nr-1 of the cipher with round keys v(1+r)... the
  * strings below name the key registers directly.  */
@@ -213,13 +245,14 @@ lane_index_and_mask (void)
            "vsrl.vi v28, v28, 2", "i" (WORD));
 }
 
-/* T = the 16 bytes at P in every lane (e64 gather of elements 0/1 of the
- * first register), vl = 4 * N restored.  Uses W.  */
+/* T = the 16 bytes at P (any alignment) in every lane (e64 gather of
+ * elements 0/1 of the first register), vl = 4 * N restored.  Uses U and
+ * W.  */
 inline __attribute__ ((always_inline)) void
 broadcast_block_to_t (const unsigned char *p, size_t n)
 {
-  RVV_ASM ("vsetivli zero, 4, e32, m1, ta, ma\n\t"
-           "vle32.v v24, (%0)\n\t"
+  RVV_ASM ("vsetivli zero, 16, e8, m1, ta, ma\n\t"
+           "vle8.v v24, (%0)\n\t"
            "vsetvli zero, %1, e64, m4, ta, ma\n\t"
            "vid.v v28\n\t"
            "vand.vi v28, v28, 1\n\t"
@@ -244,7 +277,8 @@ fold_u_lanes (unsigned char *out, size_t n)
            "vredxor.vs v30, v24, v28, v0.t\n\t"
            "vsetivli zero, 2, e64, m1, ta, ma\n\t"
            "vslideup.vi v29, v30, 1\n\t"
-           "vse64.v v29, (%0)\n\t"
+           "vsetivli zero, 16, e8, m1, ta, ma\n\t"
+           "vse8.v v29, (%0)\n\t"
            "vsetvli zero, %2, e32, m4, tu, mu",
            "r" (out), "r" (2 * n), "r" (4 * n));
 }
