@@ -52,8 +52,8 @@ zvkg_setkey (gcm_ghash_key *key, const unsigned char *h)
   zvkg_key *k = reinterpret_cast<zvkg_key *> (key->bytes);
   vset_m1 ();
   RVV_LD_BLOCK ("v20", h);
-  RVV_ASM0 ("vmv.v.v v16, v20");
-  memcpy (k->pow[ZVKG_POWERS - 1], h, 16);
+  RVV_ASM ("vmv.v.v v16, v20\n\t"
+           "vse32.v v20, (%0)", "r" (k->pow[ZVKG_POWERS - 1]));
   for (size_t i = 2; i <= ZVKG_POWERS; i++)
     RVV_ASM ("vgmul.vv v16, v20\n\t"
              "vse32.v v16, (%0)", "r" (k->pow[ZVKG_POWERS - i]));

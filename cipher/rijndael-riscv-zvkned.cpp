@@ -27,13 +27,15 @@
  *    path and the 2^128 wrap is exact.  ctr32le adds to word 0 as is.
  *  - XTS tweaks stay in a vector group: the next group's are the current
  *    ones times alpha^N (shifts, one gather, the 0x87 fold), no chain
- *    through general registers.  OCB offsets (Offset_i = Offset_(i-1) ^
- *    L_ntz(i), a table index from the public block counter) are made in
- *    general registers and parked in the output blocks, then loaded back
- *    as a group.
+ *    through general registers.  OCB offsets of a group aligned to the
+ *    group size are Offset_b XOR a per-call prefix table of L_ntz(k)
+ *    (RFC 7253 4.2; ntz of the public block index), one vector XOR.
+ *  - Caller buffers (data, IV, counter, tweak, key) may have any
+ *    alignment: they are moved as bytes (vle8/vse8), except in the serial
+ *    modes when all are 4-byte aligned (checked once per call).
  *
- * Nothing secret is stored on the stack except OCB offsets, which are
- * wiped; every bulk call ends by zeroing the vector registers.
+ * Nothing secret is stored on the stack except the OCB offset table,
+ * which is wiped; every bulk call ends by zeroing the vector registers.
  */
 #include <config.h>
 #include <stdlib.h>
@@ -121,6 +123,22 @@ zvkned_ecb_crypt (void *ctx, void *out, const void *in, size_t nblocks,
 
 /* ---- Serial modes: CBC-enc, CFB-enc, OFB (SP 800-38A 6.2-6.4) ------- */
 
+/* The serial modes move one block per load and store, so their
+ * buffers are checked once per call: all three 4-byte aligned, vle32 /
+ * vse32 directly; else bytes (riscv-vcrypto-asm.h).  */
+inline bool
+words_aligned (const void *a, const void *b, const void *c)
+{
+  return !(((uintptr_t)a | (uintptr_t)b | (uintptr_t)c) & 3);
+}
+
+#define LD_BLOCK_A(reg, p)                                              \
+  do { if constexpr (ALIGNED) RVV_ASM ("vle32.v " reg ", (%0)", "r" (p)); \
+       else RVV_LD_BLOCK (reg, p); } while (0)
+#define ST_BLOCK_A(reg, p)                                              \
+  do { if constexpr (ALIGNED) RVV_ASM ("vse32.v " reg ", (%0)", "r" (p)); \
+       else RVV_ST_BLOCK (reg, p); } while (0)
+
 /* v31 = k_Nr ^ k_0 (vtype e32/m1).  */
 template <unsigned int ROUNDS>
 inline __attribute__ ((always_inline)) void
@@ -147,7 +165,7 @@ final_round_x (void)
  * early load of P_(i+1)) and leaves the next block's round-1 input;
  * C_i = X ^ (P_(i+1) ^ k_0) comes out beside the chain.  With CBC_MAC
  * each C_i overwrites OUT (not advanced).  */
-template <unsigned int ROUNDS>
+template <unsigned int ROUNDS, bool ALIGNED>
 unsigned int
 cbc_enc_short_t (const RIJNDAEL_context *ctx, unsigned char *iv,
                  unsigned char *out, const unsigned char *in, size_t nblocks,
@@ -158,32 +176,32 @@ cbc_enc_short_t (const RIJNDAEL_context *ctx, unsigned char *iv,
   load_round_keys<ROUNDS> (enc_keys (ctx));
   last_key_xor_first<ROUNDS> ();
   /* X = IV ^ P_0 ^ k_0.  */
-  RVV_LD_BLOCK ("v16", iv);
-  RVV_LD_BLOCK ("v20", in);
+  LD_BLOCK_A ("v16", iv);
+  LD_BLOCK_A ("v20", in);
   RVV_ASM0 ("vxor.vv v16, v16, v20\n\t"
             "vxor.vv v16, v16, v1");
   for (; nblocks > 1; nblocks--)
     {
       in += 16;
       /* Off the chain: v24 = k_Nr ^ k_0 ^ P_(i+1), v25 = P_(i+1) ^ k_0. */
-      RVV_LD_BLOCK ("v20", in);
+      LD_BLOCK_A ("v20", in);
       RVV_ASM0 ("vxor.vv v24, v31, v20\n\t"
                 "vxor.vv v25, v20, v1");
       enc_x_mid<ROUNDS> ();
       RVV_ASM0 ("vaesef.vs v16, v24\n\t"
                 "vxor.vv v28, v16, v25");
-      RVV_ST_BLOCK ("v28", out);
+      ST_BLOCK_A ("v28", out);
       out += ostep;
     }
   enc_x_mid<ROUNDS> ();
   final_round_x<ROUNDS> ();
-  RVV_ST_BLOCK ("v16", out);
-  RVV_ST_BLOCK ("v16", iv);
+  ST_BLOCK_A ("v16", out);
+  ST_BLOCK_A ("v16", iv);
   return 0;
 }
 
 /* The plain chain: X = C_(i-1) ^ P_i, round 0, rounds 1..Nr.  */
-template <unsigned int ROUNDS>
+template <unsigned int ROUNDS, bool ALIGNED>
 unsigned int
 cbc_enc_plain_t (const RIJNDAEL_context *ctx, unsigned char *iv,
                  unsigned char *out, const unsigned char *in, size_t nblocks,
@@ -192,24 +210,24 @@ cbc_enc_plain_t (const RIJNDAEL_context *ctx, unsigned char *iv,
   const size_t ostep = cbc_mac ? 0 : 16;
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
-  RVV_LD_BLOCK ("v16", iv);
+  LD_BLOCK_A ("v16", iv);
   for (; nblocks; nblocks--)
     {
-      RVV_LD_BLOCK ("v20", in);
+      LD_BLOCK_A ("v20", in);
       RVV_ASM0 ("vxor.vv v16, v16, v20");
       enc_x<ROUNDS> ();
-      RVV_ST_BLOCK ("v16", out);
+      ST_BLOCK_A ("v16", out);
       in += 16;
       out += ostep;
     }
-  RVV_ST_BLOCK ("v16", iv);
+  ST_BLOCK_A ("v16", iv);
   return 0;
 }
 
 /* CFB encryption, shortened chain: X = C_(i-1) ^ k_0 at the top; the
  * final round takes k_Nr ^ k_0 ^ P_i and leaves C_i ^ k_0, the next
  * block's round-1 input; C_i = X ^ k_0 beside the chain.  */
-template <unsigned int ROUNDS>
+template <unsigned int ROUNDS, bool ALIGNED>
 unsigned int
 cfb_enc_short_t (const RIJNDAEL_context *ctx, unsigned char *iv,
                  unsigned char *out, const unsigned char *in, size_t nblocks)
@@ -217,48 +235,48 @@ cfb_enc_short_t (const RIJNDAEL_context *ctx, unsigned char *iv,
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
   last_key_xor_first<ROUNDS> ();
-  RVV_LD_BLOCK ("v16", iv);
+  LD_BLOCK_A ("v16", iv);
   RVV_ASM0 ("vxor.vv v16, v16, v1");
   for (; nblocks; nblocks--)
     {
-      RVV_LD_BLOCK ("v20", in);
+      LD_BLOCK_A ("v20", in);
       RVV_ASM0 ("vxor.vv v24, v31, v20");
       enc_x_mid<ROUNDS> ();
       RVV_ASM0 ("vaesef.vs v16, v24\n\t"
                 "vxor.vv v28, v16, v1");
-      RVV_ST_BLOCK ("v28", out);
+      ST_BLOCK_A ("v28", out);
       in += 16;
       out += 16;
     }
   RVV_ASM0 ("vxor.vv v16, v16, v1");
-  RVV_ST_BLOCK ("v16", iv);
+  ST_BLOCK_A ("v16", iv);
   return 0;
 }
 
-template <unsigned int ROUNDS>
+template <unsigned int ROUNDS, bool ALIGNED>
 unsigned int
 cfb_enc_plain_t (const RIJNDAEL_context *ctx, unsigned char *iv,
                  unsigned char *out, const unsigned char *in, size_t nblocks)
 {
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
-  RVV_LD_BLOCK ("v16", iv);
+  LD_BLOCK_A ("v16", iv);
   for (; nblocks; nblocks--)
     {
       enc_x<ROUNDS> ();
-      RVV_LD_BLOCK ("v20", in);
+      LD_BLOCK_A ("v20", in);
       RVV_ASM0 ("vxor.vv v16, v16, v20");
-      RVV_ST_BLOCK ("v16", out);
+      ST_BLOCK_A ("v16", out);
       in += 16;
       out += 16;
     }
-  RVV_ST_BLOCK ("v16", iv);
+  ST_BLOCK_A ("v16", iv);
   return 0;
 }
 
 /* OFB, shortened chain: X = O_(i-1) ^ k_0; the final round takes
  * k_Nr ^ k_0 and leaves O_i ^ k_0; C_i = X ^ (P_i ^ k_0).  */
-template <unsigned int ROUNDS>
+template <unsigned int ROUNDS, bool ALIGNED>
 unsigned int
 ofb_short_t (const RIJNDAEL_context *ctx, unsigned char *iv,
              unsigned char *out, const unsigned char *in, size_t nblocks)
@@ -266,42 +284,42 @@ ofb_short_t (const RIJNDAEL_context *ctx, unsigned char *iv,
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
   last_key_xor_first<ROUNDS> ();
-  RVV_LD_BLOCK ("v16", iv);
+  LD_BLOCK_A ("v16", iv);
   RVV_ASM0 ("vxor.vv v16, v16, v1");
   for (; nblocks; nblocks--)
     {
-      RVV_LD_BLOCK ("v20", in);
+      LD_BLOCK_A ("v20", in);
       RVV_ASM0 ("vxor.vv v24, v20, v1");
       enc_x_mid<ROUNDS> ();
       RVV_ASM0 ("vaesef.vs v16, v31\n\t"
                 "vxor.vv v28, v16, v24");
-      RVV_ST_BLOCK ("v28", out);
+      ST_BLOCK_A ("v28", out);
       in += 16;
       out += 16;
     }
   RVV_ASM0 ("vxor.vv v16, v16, v1");
-  RVV_ST_BLOCK ("v16", iv);
+  ST_BLOCK_A ("v16", iv);
   return 0;
 }
 
-template <unsigned int ROUNDS>
+template <unsigned int ROUNDS, bool ALIGNED>
 unsigned int
 ofb_plain_t (const RIJNDAEL_context *ctx, unsigned char *iv,
              unsigned char *out, const unsigned char *in, size_t nblocks)
 {
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
-  RVV_LD_BLOCK ("v16", iv);
+  LD_BLOCK_A ("v16", iv);
   for (; nblocks; nblocks--)
     {
       enc_x<ROUNDS> ();
-      RVV_LD_BLOCK ("v20", in);
+      LD_BLOCK_A ("v20", in);
       RVV_ASM0 ("vxor.vv v24, v16, v20");
-      RVV_ST_BLOCK ("v24", out);
+      ST_BLOCK_A ("v24", out);
       in += 16;
       out += 16;
     }
-  RVV_ST_BLOCK ("v16", iv);
+  ST_BLOCK_A ("v16", iv);
   return 0;
 }
 
@@ -309,10 +327,15 @@ ofb_plain_t (const RIJNDAEL_context *ctx, unsigned char *iv,
   unsigned int name (void *ctx, unsigned char *iv, void *out,          \
                      const void *in, size_t nblocks __VA_ARGS__)       \
   {                                                                    \
-    if (nblocks)                                                       \
-      ZVKNED_DISPATCH (ctx, tmpl, (const RIJNDAEL_context *)ctx, iv,   \
-                       (unsigned char *)out, (const unsigned char *)in, \
-                       nblocks ZVKNED_EXTRA);                          \
+    const RIJNDAEL_context *c = (const RIJNDAEL_context *)ctx;         \
+    unsigned char *o = (unsigned char *)out;                           \
+    const unsigned char *i = (const unsigned char *)in;                \
+    if (nblocks && words_aligned (iv, o, i))                           \
+      ZVKNED_DISPATCH_B (ctx, tmpl, true, c, iv, o, i,                 \
+                         nblocks ZVKNED_EXTRA);                        \
+    else if (nblocks)                                                  \
+      ZVKNED_DISPATCH_B (ctx, tmpl, false, c, iv, o, i,                \
+                         nblocks ZVKNED_EXTRA);                        \
     vclear_all ();                                                     \
     return 0;                                                          \
   }
@@ -327,6 +350,8 @@ ZVKNED_SERIAL (zvkned_cbc_enc, cbc_enc_short_t, , int cbc_mac)
 ZVKNED_SERIAL (zvkned_cbc_enc_plain, cbc_enc_plain_t, , int cbc_mac)
 #undef ZVKNED_EXTRA
 #undef ZVKNED_SERIAL
+#undef LD_BLOCK_A
+#undef ST_BLOCK_A
 
 /* ---- CBC-dec, CFB-dec (SP 800-38A 6.2, 6.3) ------------------------ */
 

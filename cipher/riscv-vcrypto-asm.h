@@ -9,9 +9,12 @@
  * (".option arch, +v, ..."), so the compiler itself never emits a vector
  * instruction, never allocates a vector register and never touches vl or
  * vtype: values stay in the registers below from one asm statement to the
- * next.  Every statement is volatile (their order is kept) and clobbers
- * memory; no function is called between the statements of a kernel (all
- * vector registers are caller-saved in the RISC-V psABI).
+ * next.  That holds even when -march has V: the files are built with
+ * RISCV_NOVEC_CXXFLAGS (configure.ac; no implicit vector memcpy, no
+ * vectorizers).  Every statement is volatile (their order is kept) and
+ * clobbers memory; no function (not even memcpy) is called between the
+ * statements of a kernel (all vector registers and vtype are
+ * caller-saved in the RISC-V psABI).
  *
  * Register map (RISC-V "V" 1.0, vector crypto 1.0: element groups of
  * 4 x 32-bit = one 128-bit block, EGS = 4, so vl is always a multiple of 4):

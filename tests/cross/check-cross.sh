@@ -29,7 +29,8 @@
 # Environment:
 #   GCIPHER_CROSS_TARGETS     targets to run (default "i686 riscv64"; the
 #                             script's arguments override)
-#   GCIPHER_CROSS_RISCV_CPUS  newline-separated QEMU -cpu values
+#   GCIPHER_CROSS_RISCV_CPUS  QEMU -cpu values separated by newlines or
+#                             blanks (a value has no blank in it)
 #   GCIPHER_CROSS_JOBS        make -j (default 2)
 # Prints one summary line per target and CPU (test counts, detected
 # hardware features, the cipher paths the tests ran) and exits non-zero
@@ -232,8 +233,9 @@ for arch in $targets; do
   fi
   say "$arch: configure + build ($(elapsed "$t0"))"
 
-  # The suite, once per CPU.
-  printf '%s\n' "$cross_cpus" | while IFS= read -r cpu; do
+  # The suite, once per CPU (word splitting of the list is intended).
+  # shellcheck disable=SC2086
+  printf '%s\n' $cross_cpus | while IFS= read -r cpu; do
     [ -n "$cpu" ] || continue
     tag=$(cross_cpu_tag "$cpu")
     logs=$base/logs/$tag

@@ -1,6 +1,6 @@
 /* insn-driver.c - one cipher call of a given size, for counting the
  * instructions a mode executes per byte under an emulator
- * (tests/cross/insn-count runs it under qemu-riscv64 -d exec).
+ * (tests/cross/insn-count runs it under qemu-riscv64 -d in_asm,exec,nochain).
  *
  *   insn-driver MODE KEYBITS NBYTES
  *
