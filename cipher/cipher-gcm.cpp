@@ -112,6 +112,36 @@ put_be64 (unsigned char *p, uint64_t v)
   put_be32 (p + 4, (uint32_t) v);
 }
 
+/* A 16-byte block as one value (GCC vector extension, no ISA header:
+ * SSE2 on x86-64, pairs of scalars elsewhere).  A block that the next
+ * step reads with one 16-byte load is written with one 16-byte store:
+ * a load covering several smaller pending stores cannot be forwarded
+ * from the store queue and waits for them to reach the cache (about
+ * 15 cycles on Zen 4, on the J0 -> CIPH_K (J0) and tag chains).  */
+typedef uint32_t gcm_u32x4 __attribute__ ((vector_size (16)));
+typedef uint64_t gcm_u64x2 __attribute__ ((vector_size (16)));
+
+/* The 32-bit word whose bytes in memory are V big-endian.  */
+inline uint32_t
+be32_word (uint32_t v)
+{
+  unsigned char b[4];
+  uint32_t w;
+  put_be32 (b, v);
+  memcpy (&w, b, 4);
+  return w;
+}
+
+inline uint64_t
+be64_word (uint64_t v)
+{
+  unsigned char b[8];
+  uint64_t w;
+  put_be64 (b, v);
+  memcpy (&w, b, 8);
+  return w;
+}
+
 inline uint64_t
 get_le64 (const unsigned char *p)
 {
@@ -424,8 +454,19 @@ gcm_start (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
 
   if (ivlen == 12)
     {
-      memcpy (j0, iv, 12);
-      put_be32 (j0 + 12, 1);
+      /* J0 = IV || 0^31 || 1 and inc32 (J0) = IV || 0^30 || 10, each
+       * with one 16-byte store (see gcm_u32x4).  */
+      uint32_t w[3];
+      memcpy (w, iv, 12);
+      const gcm_u32x4 v0 = { w[0], w[1], w[2], be32_word (1) };
+      const gcm_u32x4 v1 = { w[0], w[1], w[2], be32_word (2) };
+      memcpy (j0, &v0, GCM_BLOCK_LEN);
+      memcpy (c->ctr, &v1, GCM_BLOCK_LEN);
+      depth = c->spec->encrypt (c->ctx, st->tagiv, j0);
+      c->unused = 0;
+      c->marks.iv = 1;
+      wipe_small (j0, sizeof j0);
+      return depth;
     }
   else
     {
@@ -669,8 +710,9 @@ gcm_finish (gcry_cipher_hd_t c)
       n = GCM_BLOCK_LEN;
     }
   st->aad_finalized = 1;
-  put_be64 (blk + n, st->aadlen * 8);
-  put_be64 (blk + n + 8, st->datalen * 8);
+  const gcm_u64x2 lens = { be64_word (st->aadlen * 8),
+                           be64_word (st->datalen * 8) };
+  memcpy (blk + n, &lens, GCM_BLOCK_LEN);  /* One store (gcm_u32x4).  */
   unsigned int depth = st->ghash->ghash (&st->key, st->y, blk,
                                          n / GCM_BLOCK_LEN + 1);
   wipe_small (blk, sizeof blk);
@@ -709,6 +751,19 @@ gcm_checktag (gcry_cipher_hd_t c, const unsigned char *tag, size_t taglen)
     return GPG_ERR_CHECKSUM;
   /* Constant time over TAGLEN bytes.  */
   const unsigned char *t = state_of (c)->tag;
+  if (taglen == GCM_BLOCK_LEN)
+    {
+      /* The usual full tag: two 64-bit words instead of 16 byte steps.
+       * d == 0 exactly when (d | -d) has bit 63 clear.  */
+      uint64_t t0, t1, u0, u1;
+      memcpy (&t0, t, 8);
+      memcpy (&t1, t + 8, 8);
+      memcpy (&u0, tag, 8);
+      memcpy (&u1, tag + 8, 8);
+      const uint64_t d = (t0 ^ u0) | (t1 ^ u1);
+      const unsigned int equal = (unsigned int) (((d | (0 - d)) >> 63) ^ 1);
+      return equal ? GPG_ERR_NO_ERROR : GPG_ERR_CHECKSUM;
+    }
   unsigned int diff = 0;
   for (size_t i = 0; i < taglen; i++)
     diff |= t[i] ^ tag[i];

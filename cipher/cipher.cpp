@@ -575,27 +575,12 @@ _gcry_cipher_setkey_algo (gcry_cipher_hd_t c, const unsigned char *key,
   return c->spec->setkey (c->ctx, key, keylen, &c->bulk, &c->impl_name);
 }
 
-/* The IV of the generic modes: a short IV is zero-padded, a long one
- * truncated to the block size (libgcrypt logs a warning and goes on),
- * NULL clears it.  Always succeeds; drops leftover keystream.  In CTR
- * mode this does not touch the counter (use setctr), as in libgcrypt. */
-gcry_err_code_t
-_gcry_cipher_setiv (gcry_cipher_hd_t c, const void *iv, size_t ivlen)
+/* The generic setiv's other cases (out of line: the common one in
+ * _gcry_cipher_setiv then needs no frame).  */
+static __attribute__ ((noinline)) gcry_err_code_t
+setiv_general (gcry_cipher_hd_t c, const void *iv, size_t ivlen)
 {
-  if (bad_handle (c))
-    return GPG_ERR_INV_ARG;
-  if (c->mode_ops && c->mode_ops->setiv)
-    return c->mode_ops->setiv (c, static_cast<const unsigned char *> (iv),
-                               ivlen);
   const size_t bs = c->spec->blocksize;
-  if (iv && ivlen == MAX_BLOCKSIZE && bs == MAX_BLOCKSIZE)
-    {
-      /* The common case as a fixed-size copy (no library calls).  */
-      memcpy (c->iv, iv, MAX_BLOCKSIZE);
-      c->marks.iv = 1;
-      c->unused = 0;
-      return GPG_ERR_NO_ERROR;
-    }
   memset (c->iv, 0, bs);
   if (iv)
     {
@@ -610,6 +595,29 @@ _gcry_cipher_setiv (gcry_cipher_hd_t c, const void *iv, size_t ivlen)
     c->marks.iv = 0;
   c->unused = 0;
   return GPG_ERR_NO_ERROR;
+}
+
+/* The IV of the generic modes: a short IV is zero-padded, a long one
+ * truncated to the block size (libgcrypt logs a warning and goes on),
+ * NULL clears it.  Always succeeds; drops leftover keystream.  In CTR
+ * mode this does not touch the counter (use setctr), as in libgcrypt. */
+gcry_err_code_t
+_gcry_cipher_setiv (gcry_cipher_hd_t c, const void *iv, size_t ivlen)
+{
+  if (bad_handle (c))
+    return GPG_ERR_INV_ARG;
+  if (c->mode_ops && c->mode_ops->setiv)
+    return c->mode_ops->setiv (c, static_cast<const unsigned char *> (iv),
+                               ivlen);
+  if (iv && ivlen == MAX_BLOCKSIZE && c->spec->blocksize == MAX_BLOCKSIZE)
+    {
+      /* The common case as a fixed-size copy (no library calls).  */
+      memcpy (c->iv, iv, MAX_BLOCKSIZE);
+      c->marks.iv = 1;
+      c->unused = 0;
+      return GPG_ERR_NO_ERROR;
+    }
+  return setiv_general (c, iv, ivlen);
 }
 
 /* The CTR counter block: exactly block-size bytes, or (NULL or 0

@@ -282,6 +282,37 @@ constexpr unsigned int BURN_PLAIN = 0, BURN_XTS = 0, BURN_OCB = 512;
 constexpr unsigned int BURN_PLAIN = 0, BURN_XTS = 512, BURN_OCB = 1024;
 #endif
 
+/* Zero BYTES (a multiple of 32) of stack below the stack pointer with
+ * ymm stores (the stack pointer is moved down over the area and back,
+ * as _gcry_burn_stack does).  Called by an entry point right after a
+ * kernel that is not inlined, whose frame (and red zone) lay below the
+ * entry point's stack pointer: the same area _gcry_burn_stack would
+ * wipe when given BYTES, but 16 stores cost about 3 ns where REP STOSB
+ * costs about 12 ns on Zen 4 (a quarter of a 64-byte XTS or OCB call).
+ * Clobbers ymm0 (the caller clears the registers afterwards).  */
+#ifdef __x86_64__
+#define VAES_SP "%%rsp"
+#else
+#define VAES_SP "%%esp"
+#endif
+template <unsigned int BYTES>
+VAES_INLINE void
+burn_below_sp ()
+{
+  static_assert (BYTES % 32 == 0, "whole ymm stores");
+  if constexpr (BYTES != 0)
+    asm volatile ("vpxor %%xmm0, %%xmm0, %%xmm0\n\t"
+                  "sub %0, " VAES_SP "\n\t"
+                  ".set .Lvaes_burn_off, 0\n\t"
+                  ".rept %c1\n\t"
+                  "vmovdqu %%ymm0, .Lvaes_burn_off(" VAES_SP ")\n\t"
+                  ".set .Lvaes_burn_off, .Lvaes_burn_off + 32\n\t"
+                  ".endr\n\t"
+                  "add %0, " VAES_SP
+                  : : "i" (BYTES), "i" (BYTES / 32) : "xmm0", "memory");
+}
+#undef VAES_SP
+
 /* ---- Batching -------------------------------------------------------- */
 
 template <int N>
@@ -964,24 +995,27 @@ struct kernels
     X1::store (tweak, t);
   }
 
+  /* Not inlined: xts_crypt wipes their frames (burn_below_sp).  */
   template <unsigned int ROUNDS>
-  static unsigned int
+  static __attribute__ ((noinline)) unsigned int
   xts_enc (const RIJNDAEL_context *ctx, unsigned char *tweak,
            unsigned char *out, const unsigned char *in, size_t nblocks)
   {
     xts_t<ROUNDS, false> (ctx, tweak, out, in, nblocks);
-    return BURN_XTS;
+    return 0;
   }
 
   template <unsigned int ROUNDS>
-  static unsigned int
+  static __attribute__ ((noinline)) unsigned int
   xts_dec (const RIJNDAEL_context *ctx, unsigned char *tweak,
            unsigned char *out, const unsigned char *in, size_t nblocks)
   {
     xts_t<ROUNDS, true> (ctx, tweak, out, in, nblocks);
-    return BURN_XTS;
+    return 0;
   }
 
+  /* The kernel's stack (BURN_XTS bytes) is wiped here with vector
+   * stores, so the mode has nothing to burn (returns 0).  */
   static unsigned int
   xts_crypt (void *ctx, unsigned char *tweak, void *out, const void *in,
              size_t nblocks, int encrypt)
@@ -989,11 +1023,13 @@ struct kernels
     const RIJNDAEL_context *c = (const RIJNDAEL_context *)ctx;
     unsigned char *o = (unsigned char *)out;
     const unsigned char *i = (const unsigned char *)in;
-    unsigned int r
-      = encrypt ? VAES_DISPATCH (c, xts_enc, c, tweak, o, i, nblocks)
-                : VAES_DISPATCH (c, xts_dec, c, tweak, o, i, nblocks);
+    if (encrypt)
+      VAES_DISPATCH (c, xts_enc, c, tweak, o, i, nblocks);
+    else
+      VAES_DISPATCH (c, xts_dec, c, tweak, o, i, nblocks);
+    burn_below_sp<BURN_XTS> ();
     CLEAR ();
-    return r;
+    return 0;
   }
 
   /* ---- OCB (RFC 7253 4.1-4.3) -----------------------------------------
@@ -1159,7 +1195,7 @@ struct kernels
 
   /* The OCB slots burn their own stack (cipher-internal.h); the kernels
    * are not inlined here, so their frames lie below this function's
-   * stack pointer, where _gcry_burn_stack wipes.  */
+   * stack pointer, where burn_below_sp wipes.  */
   static size_t
   ocb_crypt (gcry_cipher_hd_t c, void *out, const void *in, size_t nblocks,
              int encrypt)
@@ -1170,8 +1206,8 @@ struct kernels
       VAES_DISPATCH (c->ctx, ocb_enc, c, o, i, nblocks);
     else
       VAES_DISPATCH (c->ctx, ocb_dec, c, o, i, nblocks);
+    burn_below_sp<BURN_OCB> ();
     CLEAR ();
-    _gcry_burn_stack (BURN_OCB);
     return 0;
   }
 
@@ -1237,8 +1273,8 @@ struct kernels
   {
     VAES_DISPATCH (c->ctx, ocb_auth_t, c, (const unsigned char *)abuf,
                    nblocks);
+    burn_below_sp<BURN_OCB> ();
     CLEAR ();
-    _gcry_burn_stack (BURN_OCB);
     return 0;
   }
 
