@@ -48,7 +48,7 @@ inline bool
 cbc_length_ok (gcry_cipher_hd_t c, size_t inbuflen)
 {
   const size_t bs = c->spec->blocksize;
-  return !(inbuflen % bs)
+  return !cipher_tail (inbuflen, bs)
          || (inbuflen > bs && (c->open_flags & GCRY_CIPHER_CBC_CTS));
 }
 
@@ -73,8 +73,8 @@ _gcry_cipher_cbc_encrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
   if (!cbc_length_ok (c, inbuflen))
     return GPG_ERR_INV_LENGTH;
 
-  size_t nblocks = inbuflen / bs;
-  if (is_cts && !(inbuflen % bs))
+  size_t nblocks = cipher_nblocks (inbuflen, bs);
+  if (is_cts && !cipher_tail (inbuflen, bs))
     nblocks--;  /* The last whole block is stolen from, below.  */
 
   if (nblocks)
@@ -106,7 +106,8 @@ _gcry_cipher_cbc_encrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
        * C_n = E((P_n || 0...) xor C_(n-1)) goes to OUTBUF - BS and the
        * first R bytes of C_(n-1) move to OUTBUF.  INBUF may equal
        * OUTBUF: each input byte is read before its slot is written.  */
-      size_t r = inbuflen % bs ? inbuflen % bs : bs;
+      size_t r = cipher_tail (inbuflen, bs);
+      r = r ? r : bs;
       unsigned char *prev = outbuf - bs;
       for (size_t i = 0; i < r; i++)
         {
@@ -137,13 +138,13 @@ _gcry_cipher_cbc_decrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
   if (!cbc_length_ok (c, inbuflen))
     return GPG_ERR_INV_LENGTH;
 
-  size_t nblocks = inbuflen / bs;
+  size_t nblocks = cipher_nblocks (inbuflen, bs);
   if (is_cts)
     {
       /* Leave the swapped pair (one full block and the R-byte piece)
        * for the tail code.  */
       nblocks--;
-      if (!(inbuflen % bs))
+      if (!cipher_tail (inbuflen, bs))
         nblocks--;
     }
 
@@ -177,7 +178,8 @@ _gcry_cipher_cbc_decrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
        * C_(n-1).  D(X) = (P_n || 0...) xor C_(n-1), so P_n = D(X) xor Y
        * on R bytes and the missing tail of C_(n-1) is D(X)[R..].  Then
        * P_(n-1) = D(C_(n-1)) xor C_(n-2).  */
-      size_t r = inbuflen % bs ? inbuflen % bs : bs;
+      size_t r = cipher_tail (inbuflen, bs);
+      r = r ? r : bs;
       unsigned char dx[MAX_BLOCKSIZE], pn[MAX_BLOCKSIZE];
 
       memcpy (c->lastiv, c->iv, bs);          /* C_(n-2).  */

@@ -72,7 +72,7 @@ cfb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
     return GPG_ERR_NO_ERROR;
 
   /* Whole blocks.  */
-  size_t nblocks = inbuflen / bs;
+  size_t nblocks = cipher_nblocks (inbuflen, bs);
   if (nblocks)
     {
       auto bulk_fn = encrypt ? c->bulk.cfb_enc : c->bulk.cfb_dec;

@@ -346,6 +346,20 @@ const char *_gcry_selftest_helper_xts (const char *cipher, const cipher_spec *sp
 const char *_gcry_selftest_helper_ecb (const char *cipher, const cipher_spec *spec, void *ctx, const cipher_bulk_ops *bulk, size_t nblocks) GCIPHER_INTERNAL;
 
 /* ---- Small helpers ------------------------------------------------ */
+/* LEN / BS and LEN % BS (bytes) without a division instruction for the
+ * 16-byte block size of every cipher gcipher implements.  */
+static inline size_t
+cipher_nblocks (size_t len, size_t bs)
+{
+  return bs == 16 ? len >> 4 : len / bs;
+}
+
+static inline size_t
+cipher_tail (size_t len, size_t bs)
+{
+  return bs == 16 ? len & 15 : len % bs;
+}
+
 static inline void
 cipher_block_xor (unsigned char *dst, const unsigned char *a,
                   const unsigned char *b, size_t n)
