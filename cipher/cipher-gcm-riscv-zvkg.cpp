@@ -61,17 +61,6 @@ zvkg_setkey (gcm_ghash_key *key, const unsigned char *h)
   return 0;
 }
 
-/* U (m lanes) = Y in lane 0, zeros elsewhere.  */
-inline __attribute__ ((always_inline)) void
-sums_start (const unsigned char *y, size_t m)
-{
-  vset_m4 (m);
-  RVV_ASM ("vmv.v.i v24, 0\n\t"
-           "vsetivli zero, 16, e8, m1, tu, mu\n\t"
-           "vle8.v v24, (%0)", "r" (y));
-  vset_m4 (m);
-}
-
 /* Y = GHASH continued over M (<= group size) blocks at BUF in one group:
  * every lane gets its own power (the last group of a run).  */
 inline void

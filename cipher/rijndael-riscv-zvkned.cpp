@@ -777,16 +777,6 @@ ocb_offsets_end (ocb_offset_state &o, unsigned char *offset)
   buf_put_le64 (offset + 8, o.off[1]);
 }
 
-/* U = 0 over all G lanes, then the 16 bytes at P into lane 0.  */
-inline __attribute__ ((always_inline)) void
-u_start (const unsigned char *p, size_t g)
-{
-  vset_m4 (g);
-  RVV_ASM ("vmv.v.i v24, 0\n\t"
-           "vsetivli zero, 16, e8, m1, tu, mu\n\t"
-           "vle8.v v24, (%0)", "r" (p));
-}
-
 /* C_i = Offset_i ^ E(P_i ^ Offset_i), Checksum ^= P_i (decryption: D,
  * the recovered P_i into the checksum).  The checksum runs lane-wise in
  * U and is folded into c->ctr at the end.  */
@@ -802,7 +792,7 @@ ocb_crypt_t (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
   ocb_offsets_start (o, s, g, s->data_nblocks, c->iv);
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
-  u_start (c->ctr, g);
+  sums_start (c->ctr, g);
   while (nblocks)
     {
       size_t n = ocb_next_offsets (o, nblocks);
@@ -858,7 +848,7 @@ ocb_auth_t (gcry_cipher_hd_t c, const unsigned char *abuf, size_t nblocks,
   ocb_offsets_start (o, s, g, s->aad_nblocks, s->aad_offset);
   vset_m1 ();
   load_round_keys<ROUNDS> (enc_keys (ctx));
-  u_start (s->aad_sum, g);
+  sums_start (s->aad_sum, g);
   while (nblocks)
     {
       size_t n = ocb_next_offsets (o, nblocks);

@@ -248,6 +248,19 @@ lane_index_and_mask (void)
            "vsrl.vi v28, v28, 2", "i" (WORD));
 }
 
+/* U (N lanes) = the 16 bytes at P (any alignment) in lane 0, zeros in
+ * the others (running sums: OCB checksum, GHASH lanes); vtype e32/m4,
+ * vl = 4 * N after.  */
+inline __attribute__ ((always_inline)) void
+sums_start (const unsigned char *p, size_t n)
+{
+  vset_m4 (n);
+  RVV_ASM ("vmv.v.i v24, 0\n\t"
+           "vsetivli zero, 16, e8, m1, tu, mu\n\t"
+           "vle8.v v24, (%0)", "r" (p));
+  vset_m4 (n);
+}
+
 /* T = the 16 bytes at P (any alignment) in every lane (e64 gather of
  * elements 0/1 of the first register), vl = 4 * N restored.  Uses U and
  * W.  */
