@@ -46,10 +46,19 @@ cmac_blocks (gcry_cipher_hd_t c, unsigned char *x, const unsigned char *in,
 void
 _gcry_cmac_dbl (unsigned char *dst, const unsigned char *src)
 {
-  unsigned char mask = (unsigned char) (0 - (src[0] >> 7));
-  for (int i = 0; i < 15; i++)
-    dst[i] = (unsigned char) ((src[i] << 1) | (src[i + 1] >> 7));
-  dst[15] = (unsigned char) ((src[15] << 1) ^ (mask & 0x87));
+  /* The block as two big-endian 64-bit halves.  */
+  uint64_t hi, lo;
+  memcpy (&hi, src, 8);
+  memcpy (&lo, src + 8, 8);
+  hi = __builtin_bswap64 (hi);
+  lo = __builtin_bswap64 (lo);
+  uint64_t mask = 0 - (hi >> 63);
+  hi = (hi << 1) | (lo >> 63);
+  lo = (lo << 1) ^ (mask & 0x87);
+  hi = __builtin_bswap64 (hi);
+  lo = __builtin_bswap64 (lo);
+  memcpy (dst, &hi, 8);
+  memcpy (dst + 8, &lo, 8);
 }
 
 unsigned int
@@ -138,5 +147,40 @@ _gcry_cmac_final (gcry_cipher_hd_t c, cmac_state *st, const cmac_subkeys *sk,
   wipememory (last, sizeof last);
   wipememory (st->buf, sizeof st->buf);
   st->buflen = 0;
+  return depth;
+}
+
+unsigned int
+_gcry_cmac_short (gcry_cipher_hd_t c, const cmac_subkeys *sk,
+                  const unsigned char *data, size_t len, unsigned char *tag)
+{
+  alignas (16) unsigned char x[16];
+  unsigned int depth;
+  if (len == 16)
+    cipher_block_xor (x, data, sk->k1, 16);
+  else
+    {
+      /* The length is public; the padded block is built in place.  */
+      memset (x, 0, 16);
+      memcpy (x, data, len);
+      x[len] = 0x80;
+      cipher_block_xor (x, x, sk->k2, 16);
+    }
+  depth = c->spec->encrypt (c->ctx, tag, x);
+  wipememory (x, sizeof x);
+  return depth;
+}
+
+unsigned int
+_gcry_cmac_blocks_last (gcry_cipher_hd_t c, const cmac_subkeys *sk,
+                        const unsigned char *data, size_t nblocks,
+                        const unsigned char *last, unsigned char *tag)
+{
+  alignas (16) unsigned char x[16] = { 0 };
+  unsigned int depth = cmac_blocks (c, x, data, nblocks);
+  cipher_block_xor (x, x, last, 16);
+  cipher_block_xor (x, x, sk->k1, 16);
+  depth = umax (depth, c->spec->encrypt (c->ctx, tag, x));
+  wipememory (x, sizeof x);
   return depth;
 }

@@ -59,6 +59,26 @@ unsigned int _gcry_cmac_write (gcry_cipher_hd_t c, cmac_state *st,
 unsigned int _gcry_cmac_absorb_pending (gcry_cipher_hd_t c, cmac_state *st)
   GCIPHER_INTERNAL;
 
+/* CMAC of a message of at most one block (LEN 0..16 bytes) in one
+ * step (SP 800-38B 6.2 with n = 1: M_1 xor K1 if LEN is 16, else
+ * pad (M_1) xor K2, then one encryption) into TAG (16 bytes; may equal
+ * DATA).  Same result as reset/write/final.  Returns the stack burn
+ * depth.  */
+unsigned int _gcry_cmac_short (gcry_cipher_hd_t c, const cmac_subkeys *sk,
+                               const unsigned char *data, size_t len,
+                               unsigned char *tag) GCIPHER_INTERNAL;
+
+/* CMAC of NBLOCKS whole blocks at DATA followed by one complete last
+ * block LAST (16 bytes), i.e. of a message of 16 * (NBLOCKS + 1) bytes,
+ * with one bulk call for the leading blocks, into TAG (16 bytes).  Same
+ * result as reset/write/final.  Returns the stack burn depth.  */
+unsigned int _gcry_cmac_blocks_last (gcry_cipher_hd_t c,
+                                     const cmac_subkeys *sk,
+                                     const unsigned char *data,
+                                     size_t nblocks,
+                                     const unsigned char *last,
+                                     unsigned char *tag) GCIPHER_INTERNAL;
+
 /* Finish (SP 800-38B 6.2 steps 3-6) into TAG (16 bytes); ST is left
  * finished (its X holds the tag).  Returns the stack burn depth.  */
 unsigned int _gcry_cmac_final (gcry_cipher_hd_t c, cmac_state *st,

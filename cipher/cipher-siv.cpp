@@ -45,6 +45,7 @@ constexpr size_t SIV_BLOCK = 16;
 struct siv_state
 {
   cmac_subkeys sk;
+  alignas (16) unsigned char d0[16];       /* CMAC (0^128), per key.  */
   alignas (16) unsigned char d[16];        /* S2V accumulator D.  */
   alignas (16) unsigned char v[16];        /* V (the tag) once final.  */
   alignas (16) unsigned char dec_tag[16];  /* SET_DECRYPTION_TAG.  */
@@ -73,17 +74,21 @@ ctx2_of (gcry_cipher_hd_t c)
   return static_cast<unsigned char *> (c->mode_ctx) + ctx2_offset ();
 }
 
-/* CTR += 1 as a 128-bit big-endian integer; no data-dependent exit.  */
+/* CTR += 1 as a 128-bit big-endian integer; no data-dependent branch
+ * (the carry into the high half is an add of 0 or 1).  */
 inline void
 ctr_increment (unsigned char *ctr)
 {
-  unsigned int carry = 1;
-  for (int i = 15; i >= 0; i--)
-    {
-      carry += ctr[i];
-      ctr[i] = (unsigned char) carry;
-      carry >>= 8;
-    }
+  uint64_t hi, lo;
+  memcpy (&hi, ctr, 8);
+  memcpy (&lo, ctr + 8, 8);
+  hi = __builtin_bswap64 (hi);
+  lo = __builtin_bswap64 (lo) + 1;
+  hi += (uint64_t) (lo == 0);
+  hi = __builtin_bswap64 (hi);
+  lo = __builtin_bswap64 (lo);
+  memcpy (ctr, &hi, 8);
+  memcpy (ctr + 8, &lo, 8);
 }
 
 inline unsigned int
@@ -116,6 +121,8 @@ unsigned int
 cmac_once (gcry_cipher_hd_t c, const unsigned char *data, size_t len,
            unsigned char *mac)
 {
+  if (len <= SIV_BLOCK)
+    return _gcry_cmac_short (c, &state_of (c)->sk, data, len, mac);
   cmac_state m;
   _gcry_cmac_reset (&m);
   unsigned int depth = _gcry_cmac_write (c, &m, data, len);
@@ -124,12 +131,12 @@ cmac_once (gcry_cipher_hd_t c, const unsigned char *data, size_t len,
   return depth;
 }
 
-/* A new message: D = CMAC (<zero>) (RFC 5297 2.4).  */
-unsigned int
+/* A new message: D = CMAC (<zero>) (RFC 5297 2.4), kept per key in D0
+ * by siv_setkey.  */
+void
 s2v_start (gcry_cipher_hd_t c)
 {
   siv_state *st = state_of (c);
-  alignas (16) const unsigned char zero[16] = { 0 };
   st->nonce = 0;
   st->dec_tag_set = 0;
   st->decrypted = 0;
@@ -137,7 +144,7 @@ s2v_start (gcry_cipher_hd_t c)
   wipememory (st->dec_tag, sizeof st->dec_tag);
   c->marks.iv = 0;
   c->marks.tag = 0;
-  return cmac_once (c, zero, sizeof zero, st->d);
+  memcpy (st->d, st->d0, sizeof st->d);
 }
 
 /* D = dbl (D) xor CMAC (S_i).  */
@@ -162,7 +169,19 @@ s2v_final (gcry_cipher_hd_t c, const unsigned char *s, size_t len,
   siv_state *st = state_of (c);
   alignas (16) unsigned char t[16];
   unsigned int depth;
-  if (len >= SIV_BLOCK)
+  if (len == SIV_BLOCK)
+    {
+      cipher_block_xor (t, s, st->d, SIV_BLOCK);
+      depth = cmac_once (c, t, SIV_BLOCK, v);
+    }
+  else if (len > SIV_BLOCK && len % SIV_BLOCK == 0)
+    {
+      /* Whole blocks: the leading ones in one bulk call.  */
+      cipher_block_xor (t, s + len - SIV_BLOCK, st->d, SIV_BLOCK);
+      depth = _gcry_cmac_blocks_last (c, &st->sk, s, len / SIV_BLOCK - 1, t,
+                                      v);
+    }
+  else if (len > SIV_BLOCK)
     {
       cmac_state m;
       _gcry_cmac_reset (&m);
@@ -213,7 +232,8 @@ siv_ctr (gcry_cipher_hd_t c, const unsigned char *v, unsigned char *out,
   size_t nblocks = len / SIV_BLOCK;
   if (nblocks)
     {
-      if (st->bulk2.ctr16be_enc)
+      /* One block: the single-block function (no wide-kernel set-up).  */
+      if (st->bulk2.ctr16be_enc && nblocks > 1)
         depth = st->bulk2.ctr16be_enc (ctx2, ctr, out, in, nblocks);
       else
         for (size_t n = 0; n < nblocks; n++)
@@ -254,9 +274,11 @@ siv_setkey (gcry_cipher_hd_t c, const unsigned char *key, size_t keylen)
   if (rc)
     return rc;
   unsigned int depth = _gcry_cmac_subkeys (c, &st->sk);
+  alignas (16) const unsigned char zero[16] = { 0 };
+  depth = umax (depth, cmac_once (c, zero, sizeof zero, st->d0));
   /* s2v_start needs the key mark only conceptually; cipher.cpp sets it
    * when we return success.  */
-  depth = umax (depth, s2v_start (c));
+  s2v_start (c);
   burn (depth);
   return GPG_ERR_NO_ERROR;
 }
@@ -267,7 +289,7 @@ void
 siv_reset (gcry_cipher_hd_t c)
 {
   if (c->marks.key)
-    burn (s2v_start (c));
+    s2v_start (c);
 }
 
 gcry_err_code_t

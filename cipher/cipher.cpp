@@ -191,7 +191,9 @@ ecb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
   unsigned int depth = 0;
   if (!nblocks)
     return GPG_ERR_NO_ERROR;
-  if (c->bulk.ecb_crypt && bs == 16)
+  /* One block: the single-block function (no wide-kernel set-up or
+   * vector-register clearing; same result).  */
+  if (c->bulk.ecb_crypt && bs == 16 && nblocks > 1)
     depth = c->bulk.ecb_crypt (c->ctx, outbuf, inbuf, nblocks, encrypt);
   else
     {
