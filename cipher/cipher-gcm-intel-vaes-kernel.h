@@ -22,7 +22,8 @@
  *                         stack)
  *   aesenc/aesenclast     one AES round on every lane
  *   zext (y)              Y in lane 0, zero elsewhere
- *   mul_acc (d, p, ...)   schoolbook carry-less products, accumulated
+ *   mul_acc (d, p, q, ...)  Karatsuba carry-less products of D and P
+ *                         (Q: P's halves XORed), accumulated
  *   hxor (v)              XOR of all lanes (128 bits)
  *   lane0 (v)             lane 0
  *   ctr_offsets ()        per-lane counter offsets (0, 1, ...)
@@ -31,8 +32,8 @@
  *                         per register and spills them)
  *   cleanup ()            clear the vector registers
  *
- * and the enclosing file the key layout (vpclmul_key), finish128 and the
- * 128-bit byte-reversal mask.
+ * and the enclosing file the key layout (vpclmul_key),
+ * finish128_karatsuba and the 128-bit byte-reversal mask.
  *
  * A group: the counter registers go through the AES rounds (independent
  * registers hide VAESENC's latency) while the GHASH products of one
@@ -64,10 +65,12 @@ hash_reg (const vpclmul_key *k, const unsigned char *hashin, int b,
 {
   const typename V::T *hp
     = reinterpret_cast<const typename V::T *> (k->hp + 32 - GROUP_BLOCKS);
+  const typename V::T *hk
+    = reinterpret_cast<const typename V::T *> (k->hkp + 32 - GROUP_BLOCKS);
   typename V::T d = V::bswap (V::loadu (hashin + 16 * V::BLOCKS * b));
   if (b == 0)
     d = V::vxor (d, V::zext (y));
-  V::mul_acc (d, V::load_fresh (hp + b), lo, mid, hi);
+  V::mul_acc (d, V::load_fresh (hp + b), V::load_fresh (hk + b), lo, mid, hi);
 }
 
 template <unsigned int ROUNDS>
@@ -106,7 +109,7 @@ ctr_ghash_group (const __m128i *rk, const vpclmul_key *k,
                  V::vxor (x[j], V::loadu (in + 16 * V::BLOCKS * j)));
     }
   if (hashin)
-    y = finish128 (V::hxor (lo), V::hxor (mid), V::hxor (hi));
+    y = finish128_karatsuba (V::hxor (lo), V::hxor (mid), V::hxor (hi));
 }
 
 /* NGROUPS groups of text with CTRP (16 bytes) the next counter block and
@@ -141,7 +144,7 @@ crypt_t (const RIJNDAEL_context *actx, gcm_state *st, unsigned char *ctrp,
       T lo = V::zero (), mid = lo, hi = lo;
       for (int b = V::REGS - 1; b >= 0; b--)
         hash_reg (k, out, b, y, lo, mid, hi);
-      y = finish128 (V::hxor (lo), V::hxor (mid), V::hxor (hi));
+      y = finish128_karatsuba (V::hxor (lo), V::hxor (mid), V::hxor (hi));
     }
   else
     for (size_t g = 0; g < ngroups; g++)

@@ -11,10 +11,24 @@
  * 512-bit load gives the powers for four consecutive blocks, e.g.
  * hp[16..19] = H^16..H^13 for blocks 0..3 of a 16-block group.
  *
- * Per group, every block gets its schoolbook products (low, high and the
- * two middle halves) with the matching power; the sums of all lanes are
- * folded to 128 bits and reduced once.  Y enters as an XOR into the
- * first block.  The functions carry their ISA as target attributes (the
+ * continues with hkp[i], the XOR of hp[i]'s two 64-bit halves in both
+ * halves of the lane (the Karatsuba operand of the key).
+ *
+ * Per group, every block D (halves d1 x^64 + d0) is multiplied with its
+ * power P (p1 x^64 + p0) the Karatsuba way, three carry-less products
+ * instead of the schoolbook four:
+ *   D P = d1 p1 x^128 + (d1 p0 + d0 p1) x^64 + d0 p0,
+ *   d1 p0 + d0 p1 = (d1 + d0) (p1 + p0) + d1 p1 + d0 p0   (over GF(2)),
+ * so each lane forms LO = d0 p0, HI = d1 p1 and M = (d1 + d0) (p1 + p0)
+ * (the last with hkp, and D's halves XORed by one shuffle and one XOR).
+ * The three sums run over all blocks of the group unreduced; at the end
+ * the lanes are folded to 128 bits, the middle recovered as M + LO + HI
+ * and the 256-bit [HI : LO] + middle x^64 reduced once.  VPCLMULQDQ is
+ * the bottleneck of this code (on Zen 4 one instruction per two cycles
+ * whatever the width, measured; the AES unit runs beside it), so the
+ * fourth product saved is a quarter of the GHASH time.  The running
+ * value Y is multiplied by the group's top power on its own, after the
+ * lanes are folded (cipher-gcm-intel-vaes-kernel.h explains why).  The functions carry their ISA as target attributes (the
  * file itself is built for PCLMUL/SSE4.1 only) and are only installed
  * when the hwf bits say the CPU has them.
  */
@@ -48,6 +62,7 @@ struct vpclmul_key
   __m128i h[8];     /* pclmul layout: H^(i+1) * x^-1 */
   __m128i hk[8];    /* pclmul layout: halves xored */
   __m128i hp[32];   /* H^(32-i) * x^-1 */
+  __m128i hkp[32];  /* hp[i]'s 64-bit halves XORed, in both halves */
 };
 static_assert (sizeof (vpclmul_key) <= GCM_GHASH_KEY_SIZE);
 
@@ -79,6 +94,26 @@ finish128 (__m128i lo, __m128i mid, __m128i hi)
   return reduce128 (lo, hi);
 }
 
+/* As finish128, MID being the Karatsuba middle sum (d1 + d0) (p1 + p0)
+ * of the products whose low and high sums are LO and HI.  */
+inline __m128i
+finish128_karatsuba (__m128i lo, __m128i mid, __m128i hi)
+{
+  return finish128 (lo, _mm_xor_si128 (mid, _mm_xor_si128 (lo, hi)), hi);
+}
+
+/* The Karatsuba products of one block D and P (Q: P's halves XORed),
+ * accumulated (see the head of this file).  */
+inline void
+mul1_acc (__m128i d, __m128i p, __m128i q, __m128i &lo, __m128i &mid,
+          __m128i &hi)
+{
+  lo = _mm_xor_si128 (lo, _mm_clmulepi64_si128 (d, p, 0x00));
+  hi = _mm_xor_si128 (hi, _mm_clmulepi64_si128 (d, p, 0x11));
+  const __m128i dk = _mm_xor_si128 (d, _mm_shuffle_epi32 (d, 0x4e));
+  mid = _mm_xor_si128 (mid, _mm_clmulepi64_si128 (dk, q, 0x00));
+}
+
 /* A * B for operands premultiplied by x^-1: the result is premultiplied
  * too (clmul supplies one factor x).  */
 inline __m128i
@@ -100,6 +135,8 @@ vpclmul_setkey (gcm_ghash_key *key, const unsigned char *hbytes)
     k->hp[32 - n] = k->h[n - 1];
   for (int n = 9; n <= 32; n++)
     k->hp[32 - n] = mul_premul (k->hp[32 - (n - 8)], k->h[7]);
+  for (int i = 0; i < 32; i++)
+    k->hkp[i] = _mm_xor_si128 (k->hp[i], _mm_shuffle_epi32 (k->hp[i], 0x4e));
   return depth;
 }
 
@@ -112,6 +149,18 @@ hxor256 (__m256i v)
                         _mm256_extracti128_si256 (v, 1));
 }
 
+/* The Karatsuba products of D and P (Q: P's halves XORed), accumulated
+ * (see the head of this file).  */
+TARGET_AVX2 inline void
+mul2_acc (__m256i d, __m256i p, __m256i q, __m256i &lo, __m256i &mid,
+          __m256i &hi)
+{
+  lo = _mm256_xor_si256 (lo, _mm256_clmulepi64_epi128 (d, p, 0x00));
+  hi = _mm256_xor_si256 (hi, _mm256_clmulepi64_epi128 (d, p, 0x11));
+  const __m256i dk = _mm256_xor_si256 (d, _mm256_shuffle_epi32 (d, 0x4e));
+  mid = _mm256_xor_si256 (mid, _mm256_clmulepi64_epi128 (dk, q, 0x00));
+}
+
 TARGET_AVX2 unsigned int
 vpclmul_avx2_ghash (const gcm_ghash_key *key, unsigned char *yp,
                     const unsigned char *buf, size_t nblocks)
@@ -122,41 +171,21 @@ vpclmul_avx2_ghash (const gcm_ghash_key *key, unsigned char *yp,
       const __m256i mask
         = _mm256_broadcastsi128_si256 (bswap_mask128 ());
       const __m256i *hp = reinterpret_cast<const __m256i *> (k->hp + 24);
-      const __m256i p0 = _mm256_load_si256 (hp), p1 = _mm256_load_si256 (hp + 1);
-      const __m256i p2 = _mm256_load_si256 (hp + 2), p3 = _mm256_load_si256 (hp + 3);
+      const __m256i *hk = reinterpret_cast<const __m256i *> (k->hkp + 24);
       __m128i y = _mm_shuffle_epi8 (_mm_loadu_si128 ((const __m128i *) yp),
                                     bswap_mask128 ());
       do
         {
           const __m256i *b = reinterpret_cast<const __m256i *> (buf);
-          __m256i d0 = _mm256_shuffle_epi8 (_mm256_loadu_si256 (b), mask);
-          __m256i d1 = _mm256_shuffle_epi8 (_mm256_loadu_si256 (b + 1), mask);
-          __m256i d2 = _mm256_shuffle_epi8 (_mm256_loadu_si256 (b + 2), mask);
-          __m256i d3 = _mm256_shuffle_epi8 (_mm256_loadu_si256 (b + 3), mask);
-          d0 = _mm256_xor_si256 (d0, _mm256_zextsi128_si256 (y));
-          __m256i lo = _mm256_xor_si256 (
-              _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d0, p0, 0x00),
-                                _mm256_clmulepi64_epi128 (d1, p1, 0x00)),
-              _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d2, p2, 0x00),
-                                _mm256_clmulepi64_epi128 (d3, p3, 0x00)));
-          __m256i hi = _mm256_xor_si256 (
-              _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d0, p0, 0x11),
-                                _mm256_clmulepi64_epi128 (d1, p1, 0x11)),
-              _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d2, p2, 0x11),
-                                _mm256_clmulepi64_epi128 (d3, p3, 0x11)));
-          __m256i mid = _mm256_xor_si256 (
-              _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d0, p0, 0x01),
-                                _mm256_clmulepi64_epi128 (d1, p1, 0x01)),
-              _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d2, p2, 0x01),
-                                _mm256_clmulepi64_epi128 (d3, p3, 0x01)));
-          mid = _mm256_xor_si256 (
-              mid,
-              _mm256_xor_si256 (
-                  _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d0, p0, 0x10),
-                                    _mm256_clmulepi64_epi128 (d1, p1, 0x10)),
-                  _mm256_xor_si256 (_mm256_clmulepi64_epi128 (d2, p2, 0x10),
-                                    _mm256_clmulepi64_epi128 (d3, p3, 0x10))));
-          y = finish128 (hxor256 (lo), hxor256 (mid), hxor256 (hi));
+          __m256i lo = _mm256_setzero_si256 (), mid = lo, hi = lo;
+          for (int j = 0; j < 4; j++)
+            mul2_acc (_mm256_shuffle_epi8 (_mm256_loadu_si256 (b + j), mask),
+                      _mm256_load_si256 (hp + j), _mm256_load_si256 (hk + j),
+                      lo, mid, hi);
+          /* Y enters as Y H^8, off the products' chain.  */
+          __m128i l = hxor256 (lo), m = hxor256 (mid), h = hxor256 (hi);
+          mul1_acc (y, k->hp[24], k->hkp[24], l, m, h);
+          y = finish128_karatsuba (l, m, h);
           buf += 128;
           nblocks -= 8;
         }
@@ -190,16 +219,16 @@ hxor512 (__m512i v)
                         _mm256_extracti128_si256 (t, 1));
 }
 
-/* The four products of D and P, accumulated.  */
+/* The Karatsuba products of D and P (Q: P's halves XORed), accumulated
+ * (see the head of this file).  */
 TARGET_AVX512 inline void
-mul4_acc (__m512i d, __m512i p, __m512i &lo, __m512i &mid, __m512i &hi)
+mul4_acc (__m512i d, __m512i p, __m512i q, __m512i &lo, __m512i &mid,
+          __m512i &hi)
 {
   lo = _mm512_xor_si512 (lo, _mm512_clmulepi64_epi128 (d, p, 0x00));
   hi = _mm512_xor_si512 (hi, _mm512_clmulepi64_epi128 (d, p, 0x11));
-  /* mid ^= (d.lo * p.hi) ^ (d.hi * p.lo), as one ternary-logic XOR.  */
-  mid = _mm512_ternarylogic_epi64 (mid, _mm512_clmulepi64_epi128 (d, p, 0x01),
-                                   _mm512_clmulepi64_epi128 (d, p, 0x10),
-                                   0x96);
+  const __m512i dk = _mm512_xor_si512 (d, _mm512_shuffle_epi32 (d, _MM_PERM_BADC));
+  mid = _mm512_xor_si512 (mid, _mm512_clmulepi64_epi128 (dk, q, 0x00));
 }
 
 TARGET_AVX512 unsigned int
@@ -211,23 +240,22 @@ vpclmul_avx512_ghash (const gcm_ghash_key *key, unsigned char *yp,
     {
       const __m512i mask = _mm512_load_si512 (bswap_mask512);
       const __m512i *hp = reinterpret_cast<const __m512i *> (k->hp + 16);
-      const __m512i p0 = _mm512_load_si512 (hp), p1 = _mm512_load_si512 (hp + 1);
-      const __m512i p2 = _mm512_load_si512 (hp + 2), p3 = _mm512_load_si512 (hp + 3);
+      const __m512i *hk = reinterpret_cast<const __m512i *> (k->hkp + 16);
       __m128i y = _mm_shuffle_epi8 (_mm_loadu_si128 ((const __m128i *) yp),
                                     bswap_mask128 ());
       do
         {
-          __m512i d0 = _mm512_shuffle_epi8 (_mm512_loadu_si512 (buf), mask);
-          __m512i d1 = _mm512_shuffle_epi8 (_mm512_loadu_si512 (buf + 64), mask);
-          __m512i d2 = _mm512_shuffle_epi8 (_mm512_loadu_si512 (buf + 128), mask);
-          __m512i d3 = _mm512_shuffle_epi8 (_mm512_loadu_si512 (buf + 192), mask);
           __m512i lo = _mm512_setzero_si512 (), mid = lo, hi = lo;
-          mul4_acc (d1, p1, lo, mid, hi);
-          mul4_acc (d2, p2, lo, mid, hi);
-          mul4_acc (d3, p3, lo, mid, hi);
-          d0 = _mm512_xor_si512 (d0, _mm512_zextsi128_si512 (y));
-          mul4_acc (d0, p0, lo, mid, hi);
-          y = finish128 (hxor512 (lo), hxor512 (mid), hxor512 (hi));
+          for (int j = 0; j < 4; j++)
+            mul4_acc (_mm512_shuffle_epi8 (_mm512_loadu_si512 (buf + 64 * j),
+                                           mask),
+                      _mm512_load_si512 (hp + j), _mm512_load_si512 (hk + j),
+                      lo, mid, hi);
+          /* Y enters as Y H^16, off the products' chain (the stitched
+           * kernel's head explains).  */
+          __m128i l = hxor512 (lo), m = hxor512 (mid), h = hxor512 (hi);
+          mul1_acc (y, k->hp[16], k->hkp[16], l, m, h);
+          y = finish128_karatsuba (l, m, h);
           buf += 256;
           nblocks -= 16;
         }
@@ -293,8 +321,8 @@ struct V
   { return _mm512_aesenclast_epi128 (x, k); }
   GCM_ALWAYS_INLINE T zext (__m128i y) { return _mm512_zextsi128_si512 (y); }
   GCM_ALWAYS_INLINE T zero () { return _mm512_setzero_si512 (); }
-  GCM_ALWAYS_INLINE void mul_acc (T d, T p, T &lo, T &mid, T &hi)
-  { mul4_acc (d, p, lo, mid, hi); }
+  GCM_ALWAYS_INLINE void mul_acc (T d, T p, T q, T &lo, T &mid, T &hi)
+  { mul4_acc (d, p, q, lo, mid, hi); }
   GCM_ALWAYS_INLINE __m128i hxor (T v) { return hxor512 (v); }
   GCM_ALWAYS_INLINE __m128i lane0 (T v) { return _mm512_castsi512_si128 (v); }
   GCM_ALWAYS_INLINE T ctr_offsets () { return _mm512_load_si512 (ctr_lane_offsets); }
@@ -352,14 +380,8 @@ struct V
   { return _mm256_aesenclast_epi128 (x, k); }
   GCM_ALWAYS_INLINE T zext (__m128i y) { return _mm256_zextsi128_si256 (y); }
   GCM_ALWAYS_INLINE T zero () { return _mm256_setzero_si256 (); }
-  GCM_ALWAYS_INLINE void mul_acc (T d, T p, T &lo, T &mid, T &hi)
-  {
-    lo = _mm256_xor_si256 (lo, _mm256_clmulepi64_epi128 (d, p, 0x00));
-    hi = _mm256_xor_si256 (hi, _mm256_clmulepi64_epi128 (d, p, 0x11));
-    mid = _mm256_xor_si256 (mid, _mm256_xor_si256 (
-                                     _mm256_clmulepi64_epi128 (d, p, 0x01),
-                                     _mm256_clmulepi64_epi128 (d, p, 0x10)));
-  }
+  GCM_ALWAYS_INLINE void mul_acc (T d, T p, T q, T &lo, T &mid, T &hi)
+  { mul2_acc (d, p, q, lo, mid, hi); }
   GCM_ALWAYS_INLINE __m128i hxor (T v) { return hxor256 (v); }
   GCM_ALWAYS_INLINE __m128i lane0 (T v) { return _mm256_castsi256_si128 (v); }
   GCM_ALWAYS_INLINE T ctr_offsets ()

@@ -474,7 +474,28 @@ struct Result
   double ns_per_byte[kNumSides] = { 0, 0, 0 };   /* 0: side lacks it */
   double limit_ns_per_byte = 0;
   double mhz = 0;          /* clock estimate right after the row */
+  /* gcipher's time per byte of this row over gcipher's time per byte of
+   * its reference row (same algorithm and key size, same message length,
+   * same run): see reference_mode.  0: no reference or not measured.  */
+  double ref_ratio = 0;
 };
+
+/* The reference row of a mode, for the "xref" column: CTR encryption for
+ * the modes whose work is parallel around the block cipher (GCM, GCM-SIV,
+ * XTS, OCB, and CTR itself), CBC encryption for the modes on one serial
+ * block-cipher chain (OFB, CCM, EAX, CBC and CFB encryption).  Other
+ * modes (ECB, CBC/CFB decryption, CFB8, SIV) have none: NULL.  */
+const char *
+reference_mode (const RowSpec &r)
+{
+  const std::string m = r.mode->name;
+  if (m == "GCM" || m == "GCM-SIV" || m == "XTS" || m == "OCB" || m == "CTR")
+    return "CTR";
+  if (m == "OFB" || m == "CCM" || m == "EAX"
+      || ((m == "CBC" || m == "CFB") && r.enc))
+    return "CBC";
+  return nullptr;
+}
 
 const sysgcrypt *g_api[2];   /* gcipher, system (may be NULL) */
 
@@ -668,22 +689,26 @@ print_result (const Result &res)
         r.enc ? "enc" : "dec", std::to_string (r.len),
         num (g), num (res.ns_per_byte[kSystem]),
         num (res.ns_per_byte[kOpenssl]), num (ratio),
-        num (res.limit_ns_per_byte), num (pct), num (res.mhz) };
+        num (res.limit_ns_per_byte), num (pct), num (res.mhz),
+        res.ref_ratio > 0 ? reference_mode (r) : "", num (res.ref_ratio) };
       printf ("%s\n", bench::format_csv_line (f).c_str ());
     }
   else
     {
-      char ratio_s[32] = "-", pct_s[32] = "-";
+      char ratio_s[32] = "-", pct_s[32] = "-", ref_s[32] = "-";
+      if (res.ref_ratio > 0)
+        snprintf (ref_s, sizeof ref_s, "%.2f %s", res.ref_ratio,
+                  reference_mode (r));
       if (ratio > 0)
         snprintf (ratio_s, sizeof ratio_s, "%.2f%s", ratio,
                   ratio < 1 ? " <" : "");
       if (pct > 0)
         snprintf (pct_s, sizeof pct_s, "%.0f%%", pct);
-      printf ("%-8s %-7s %-3s %6s %9s %9s %9s %7s %9s %7s\n", algo,
+      printf ("%-8s %-7s %-3s %6s %9s %9s %9s %7s %9s %7s %9s\n", algo,
               r.mode->name, r.enc ? "enc" : "dec", size_label (r.len).c_str (),
               fmt (g).c_str (), fmt (res.ns_per_byte[kSystem]).c_str (),
               fmt (res.ns_per_byte[kOpenssl]).c_str (), ratio_s,
-              fmt (res.limit_ns_per_byte).c_str (), pct_s);
+              fmt (res.limit_ns_per_byte).c_str (), pct_s, ref_s);
     }
   fflush (stdout);
 }
@@ -722,15 +747,17 @@ print_preamble (const sysgcrypt *sys)
   printf ("%smedian of %d rounds of ~%.1f ms; ns per byte of one message;"
           " ratio = best peer / gcipher (>1: gcipher faster, `<' marks"
           " gcipher behind); limit = AES-instruction bound, %%limit ="
-          " limit / gcipher\n", p, opt.rounds, opt.target_ms);
+          " limit / gcipher; xref = gcipher's time per byte over its own"
+          " CTR (or CBC encryption) row of the same algorithm and size\n",
+          p, opt.rounds, opt.target_ms);
   if (opt.csv)
     printf ("algo,keybits,mode,dir,bytes,gcipher_ns_per_byte,"
             "libgcrypt_ns_per_byte,openssl_ns_per_byte,ratio,"
-            "limit_ns_per_byte,limit_percent,mhz\n");
+            "limit_ns_per_byte,limit_percent,mhz,ref_mode,ref_ratio\n");
   else
-    printf ("%-8s %-7s %-3s %6s %9s %9s %9s %7s %9s %7s\n", "algo", "mode",
-            "dir", "bytes", "gcipher", "libgcrypt", "openssl", "ratio",
-            "limit", "%limit");
+    printf ("%-8s %-7s %-3s %6s %9s %9s %9s %7s %9s %7s %9s\n", "algo",
+            "mode", "dir", "bytes", "gcipher", "libgcrypt", "openssl",
+            "ratio", "limit", "%limit", "xref");
   fflush (stdout);
 }
 
@@ -872,6 +899,7 @@ main (int argc, char **argv)
         fprintf (stderr, "%s: round %d/%d done\n", kPgm, round + 1,
                  opt.rounds);
     }
+  std::vector<Result> results;
   for (auto &st : rows)
     {
       Result res = row_result (*st);
@@ -883,6 +911,18 @@ main (int argc, char **argv)
                                           bench::aes_rounds (st->row.keylen),
                                           g_insn),
             res.mhz);
+      results.push_back (res);
+    }
+  for (Result &res : results)
+    {
+      const char *ref = reference_mode (res.row);
+      double g = res.ns_per_byte[kGcipher];
+      for (const Result &o : results)
+        if (ref && g > 0 && o.row.algo == res.row.algo
+            && o.row.keylen == res.row.keylen && o.row.len == res.row.len
+            && o.row.enc && o.ns_per_byte[kGcipher] > 0
+            && std::string (o.row.mode->name) == ref)
+          res.ref_ratio = g / o.ns_per_byte[kGcipher];
       print_result (res);
     }
   printf ("%s%ld measurements repeated because another process took the"
