@@ -26,7 +26,10 @@
  *       as libgcrypt does.  gcry_cipher_info
  *       (GCRYCTL_GET_KEYLEN) gives the MLI of the last successful
  *       unwrap as 4 big-endian bytes (*NBYTES = 4); it survives
- *       GCRYCTL_RESET, as in libgcrypt.
+ *       GCRYCTL_RESET and setkey (also a failed one), as in libgcrypt.
+ *
+ * 8-byte block ciphers: the mode opens (libgcrypt 1.10 does), but
+ * every wrap and unwrap is GPG_ERR_INV_LENGTH.
  *
  * The integrity and padding checks run in constant time.  IN == OUT
  * is allowed (the data is moved in the output buffer first).
@@ -68,10 +71,13 @@ const unsigned char default_iv[8] =
   { 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6 };
 const unsigned char kwp_icv[4] = { 0xa6, 0x59, 0x59, 0xa6 };
 
+/* 16-byte block ciphers; libgcrypt 1.10 also opens the mode for 8-byte
+ * ones, whose every wrap and unwrap then fails with GPG_ERR_INV_LENGTH
+ * (before any other check), as here.  */
 int
 wrap_supported (const cipher_spec *spec)
 {
-  return spec->blocksize == 16;
+  return spec->blocksize == 16 || spec->blocksize == 8;
 }
 
 size_t
@@ -142,6 +148,8 @@ wrap_encrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   unsigned char a[8];
   unsigned int depth;
 
+  if (c->spec->blocksize != 16)
+    return GPG_ERR_INV_LENGTH;
   if (!kwp)
     {
       if (outsize < inlen + 8)
@@ -192,6 +200,8 @@ wrap_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   unsigned char a[8];
   unsigned int depth;
 
+  if (c->spec->blocksize != 16)
+    return GPG_ERR_INV_LENGTH;
   if (outsize + 8 < inlen)
     return GPG_ERR_BUFFER_TOO_SHORT;
   if (inlen == 16 && !kwp)
@@ -210,7 +220,7 @@ wrap_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       unsigned char bad = ct_differ (a, c->marks.iv ? c->iv : default_iv, 8);
       wipememory (a, sizeof a);
       burn (depth);
-      return bad ? GPG_ERR_CHECKSUM : GPG_ERR_NO_ERROR;
+      return ct_checksum_error (bad);
     }
 
   /* RFC 5649 4.2.  */
@@ -256,36 +266,41 @@ wrap_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   /* libgcrypt takes a single block with MLI 0 as a success without
    * output, and from two blocks on also plain KW data (A = the KW IV;
    * the recorded length then stays).  */
+  /* From here on no branch on the secret outcome (house rule; checked
+   * by tests/ct): masks select what a success writes.  */
   unsigned char kw_ok = 0;
+  /* 0xff if the MLI is not 0.  */
+  const unsigned char mli_set = (unsigned char) (0 - (unsigned char) (zero_mli ^ 1));
   if (n == 1)
-    bad &= (unsigned char) (0 - (unsigned char) !(zero_mli && !ct_differ (a, kwp_icv, 4)));
+    bad &= (unsigned char) ~(0 - (unsigned char) (zero_mli
+                                                   & (~ct_differ (a, kwp_icv, 4)
+                                                      & 1u)));
   else
     {
       kw_ok = (unsigned char) ~ct_differ (a, c->marks.iv ? c->iv : default_iv, 8);
       bad &= (unsigned char) ~kw_ok;
     }
   wipememory (a, sizeof a);
-  if (bad)
-    {
-      wipememory (blk, sizeof blk);
-      return GPG_ERR_CHECKSUM;
-    }
+  const unsigned char good = (unsigned char) ~bad;
   if (n == 1)
     {
-      if (mli)
-        memcpy (out, blk + 8, 8);
-      wipememory (blk, sizeof blk);
-      if (!mli)
-        return GPG_ERR_NO_ERROR;
+      /* A good single block with MLI != 0 gives its 8 bytes; otherwise
+       * OUT keeps what it had.  */
+      const unsigned char w = good & mli_set;
+      for (size_t i = 0; i < 8; i++)
+        out[i] = (unsigned char) ((out[i] & ~w) | (blk[8 + i] & w));
     }
-  if (kw_ok)
-    return GPG_ERR_NO_ERROR;
+  wipememory (blk, sizeof blk);
+  /* The MLI is recorded after a good KWP unwrap (not for plain KW data,
+   * nor for the single block with MLI 0).  */
+  const unsigned char rec = (unsigned char) (good & ~kw_ok
+                                             & (n == 1 ? mli_set : 0xff));
   wrap_state *st = state_of (c);
-  st->plen[0] = (unsigned char) (mli >> 24);
-  st->plen[1] = (unsigned char) (mli >> 16);
-  st->plen[2] = (unsigned char) (mli >> 8);
-  st->plen[3] = (unsigned char) mli;
-  return GPG_ERR_NO_ERROR;
+  for (int i = 0; i < 4; i++)
+    st->plen[i] = (unsigned char) ((st->plen[i] & ~rec)
+                                   | ((unsigned char) (mli >> (24 - 8 * i))
+                                      & rec));
+  return ct_checksum_error (bad);
 }
 
 gcry_err_code_t
@@ -308,7 +323,7 @@ wrap_ctl (gcry_cipher_hd_t, int, void *, size_t)
 
 extern const cipher_mode_ops _gcry_cipher_mode_aeswrap = {
   GCRY_CIPHER_MODE_AESWRAP,
-  MODE_KEEPS_ON_RESET,
+  MODE_KEEPS_ON_RESET | MODE_KEEPS_ON_SETKEY,  /* The MLI, as libgcrypt.  */
   wrap_supported,
   wrap_state_size,
   nullptr,          /* setkey: the algorithm's.  */

@@ -123,7 +123,8 @@ mac_update (gcry_cipher_hd_t c, ccm_state *st, const unsigned char *in,
     {
       size_t n = CCM_BLOCK - st->mac_unused;
       n = n < len ? n : len;
-      memcpy (st->macbuf + st->mac_unused, in, n);
+      if (n)  /* IN may be NULL when LEN is 0 (ccm_tag).  */
+        memcpy (st->macbuf + st->mac_unused, in, n);
       st->mac_unused += (unsigned int) n;
       in += n;
       len -= n;
@@ -390,7 +391,7 @@ ccm_tag (gcry_cipher_hd_t c, unsigned char *tag, size_t taglen, bool check)
   unsigned char diff = 0;
   for (size_t i = 0; i < taglen; i++)
     diff |= (unsigned char) (tag[i] ^ st->s0[i]);
-  return diff ? GPG_ERR_CHECKSUM : GPG_ERR_NO_ERROR;
+  return ct_checksum_error (diff);
 }
 
 gcry_err_code_t

@@ -1,5 +1,6 @@
 /* cipher-cmac.cpp - internal CMAC (NIST SP 800-38B) over a handle's
- * block cipher, shared by EAX and SIV.  See cipher-cmac.h.
+ * block cipher (16- or 8-byte blocks), shared by EAX and SIV.  See
+ * cipher-cmac.h.
  */
 #include <config.h>
 
@@ -17,28 +18,55 @@ umax (unsigned int a, unsigned int b)
   return a > b ? a : b;
 }
 
+/* The cipher's block size in bytes (16 or 8).  */
+inline size_t
+cmac_bs (gcry_cipher_hd_t c)
+{
+  return c->spec->blocksize;
+}
+
 /* C_i = E(C_(i-1) xor M_i) over NBLOCKS whole blocks (SP 800-38B 6.2
- * step 6), through the CBC-MAC bulk slot when present.  */
+ * step 6), through the CBC-MAC bulk slot when present (16-byte blocks).  */
 unsigned int
 cmac_blocks (gcry_cipher_hd_t c, unsigned char *x, const unsigned char *in,
              size_t nblocks)
 {
   unsigned int depth = 0;
+  const size_t bs = cmac_bs (c);
   if (!nblocks)
     return 0;
-  if (c->bulk.cbc_enc)
+  if (c->bulk.cbc_enc && bs == 16)
     {
       alignas (16) unsigned char sink[16];
       depth = c->bulk.cbc_enc (c->ctx, x, sink, in, nblocks, 1);
       wipememory (sink, sizeof sink);
       return depth;
     }
-  for (; nblocks; nblocks--, in += 16)
+  for (; nblocks; nblocks--, in += bs)
     {
-      cipher_block_xor (x, x, in, 16);
+      cipher_block_xor (x, x, in, bs);
       depth = umax (depth, c->spec->encrypt (c->ctx, x, x));
     }
   return depth;
+}
+
+/* dbl for a block of BS bytes: GF(2^128) with R_128 = 0x87, or GF(2^64)
+ * with R_64 = 0x1b (SP 800-38B 5.3, 6.1).  Constant time.  */
+void
+cmac_dbl_bs (unsigned char *dst, const unsigned char *src, size_t bs)
+{
+  if (bs == 16)
+    {
+      _gcry_cmac_dbl (dst, src);
+      return;
+    }
+  uint64_t v;
+  memcpy (&v, src, 8);
+  v = __builtin_bswap64 (v);
+  const uint64_t mask = 0 - (v >> 63);
+  v = (v << 1) ^ (mask & 0x1b);
+  v = __builtin_bswap64 (v);
+  memcpy (dst, &v, 8);
 }
 
 } // namespace
@@ -65,9 +93,10 @@ unsigned int
 _gcry_cmac_subkeys (gcry_cipher_hd_t c, cmac_subkeys *sk)
 {
   alignas (16) unsigned char l[16] = { 0 };
+  const size_t bs = cmac_bs (c);
   unsigned int depth = c->spec->encrypt (c->ctx, l, l);
-  _gcry_cmac_dbl (sk->k1, l);
-  _gcry_cmac_dbl (sk->k2, sk->k1);
+  cmac_dbl_bs (sk->k1, l, bs);
+  cmac_dbl_bs (sk->k2, sk->k1, bs);
   wipememory (l, sizeof l);
   return depth;
 }
@@ -83,13 +112,14 @@ _gcry_cmac_write (gcry_cipher_hd_t c, cmac_state *st,
                   const unsigned char *data, size_t len)
 {
   unsigned int depth = 0;
+  const size_t bs = cmac_bs (c);
   if (!len)
     return 0;
   /* Top up the pending block; it is processed only once more data
    * follows (the last block is final's business).  */
-  if (st->buflen < 16)
+  if (st->buflen < bs)
     {
-      size_t n = 16 - st->buflen;
+      size_t n = bs - st->buflen;
       n = n < len ? n : len;
       memcpy (st->buf + st->buflen, data, n);
       st->buflen += (unsigned int) n;
@@ -102,10 +132,10 @@ _gcry_cmac_write (gcry_cipher_hd_t c, cmac_state *st,
   depth = cmac_blocks (c, st->x, st->buf, 1);
   st->buflen = 0;
   /* Whole blocks, keeping at least one byte back.  */
-  size_t nblocks = (len - 1) / 16;
+  size_t nblocks = (len - 1) / bs;
   depth = umax (depth, cmac_blocks (c, st->x, data, nblocks));
-  data += nblocks * 16;
-  len -= nblocks * 16;
+  data += nblocks * bs;
+  len -= nblocks * bs;
   memcpy (st->buf, data, len);
   st->buflen = (unsigned int) len;
   return depth;
@@ -114,7 +144,7 @@ _gcry_cmac_write (gcry_cipher_hd_t c, cmac_state *st,
 unsigned int
 _gcry_cmac_absorb_pending (gcry_cipher_hd_t c, cmac_state *st)
 {
-  if (st->buflen != 16)
+  if (st->buflen != cmac_bs (c))
     return 0;
   st->buflen = 0;
   return cmac_blocks (c, st->x, st->buf, 1);
@@ -128,22 +158,23 @@ _gcry_cmac_final (gcry_cipher_hd_t c, cmac_state *st, const cmac_subkeys *sk,
    * otherwise it is padded with 10* and xored with K2.  */
   alignas (16) unsigned char last[16];
   const unsigned char *k;
-  if (st->buflen == 16)
+  const size_t bs = cmac_bs (c);
+  if (st->buflen == bs)
     {
-      memcpy (last, st->buf, 16);
+      memcpy (last, st->buf, bs);
       k = sk->k1;
     }
   else
     {
-      memset (last, 0, 16);
+      memset (last, 0, bs);
       memcpy (last, st->buf, st->buflen);
       last[st->buflen] = 0x80;
       k = sk->k2;
     }
-  cipher_block_xor (last, last, k, 16);
-  cipher_block_xor (st->x, st->x, last, 16);
+  cipher_block_xor (last, last, k, bs);
+  cipher_block_xor (st->x, st->x, last, bs);
   unsigned int depth = c->spec->encrypt (c->ctx, st->x, st->x);
-  memcpy (tag, st->x, 16);
+  memcpy (tag, st->x, bs);
   wipememory (last, sizeof last);
   wipememory (st->buf, sizeof st->buf);
   st->buflen = 0;
@@ -156,15 +187,16 @@ _gcry_cmac_short (gcry_cipher_hd_t c, const cmac_subkeys *sk,
 {
   alignas (16) unsigned char x[16];
   unsigned int depth;
-  if (len == 16)
-    cipher_block_xor (x, data, sk->k1, 16);
+  const size_t bs = cmac_bs (c);
+  if (len == bs)
+    cipher_block_xor (x, data, sk->k1, bs);
   else
     {
       /* The length is public; the padded block is built in place.  */
-      memset (x, 0, 16);
+      memset (x, 0, bs);
       memcpy (x, data, len);
       x[len] = 0x80;
-      cipher_block_xor (x, x, sk->k2, 16);
+      cipher_block_xor (x, x, sk->k2, bs);
     }
   depth = c->spec->encrypt (c->ctx, tag, x);
   wipememory (x, sizeof x);
@@ -177,9 +209,10 @@ _gcry_cmac_blocks_last (gcry_cipher_hd_t c, const cmac_subkeys *sk,
                         const unsigned char *last, unsigned char *tag)
 {
   alignas (16) unsigned char x[16] = { 0 };
+  const size_t bs = cmac_bs (c);
   unsigned int depth = cmac_blocks (c, x, data, nblocks);
-  cipher_block_xor (x, x, last, 16);
-  cipher_block_xor (x, x, sk->k1, 16);
+  cipher_block_xor (x, x, last, bs);
+  cipher_block_xor (x, x, sk->k1, bs);
   depth = umax (depth, c->spec->encrypt (c->ctx, tag, x));
   wipememory (x, sizeof x);
   return depth;

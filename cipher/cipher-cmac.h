@@ -2,9 +2,12 @@
  *
  * Not an exported MAC API: the EAX (cipher-eax.cpp) and SIV
  * (cipher-siv.cpp) modes run it over the handle's algorithm context
- * (c->ctx, c->spec, c->bulk), which must be a 16-byte block cipher.
+ * (c->ctx, c->spec, c->bulk): a 16-byte block cipher, or (EAX) an
+ * 8-byte one (SP 800-38B with b = 64: R_64 = 0x1b).
  *
- * Shapes: all lengths are bytes; the MAC is one 16-byte block.  The
+ * Shapes: all lengths are bytes; the MAC is one cipher block (16 or 8
+ * bytes: "block" below means the cipher's block size BS; the 16-byte
+ * arrays hold BS bytes).  The
  * state keeps the last block (complete or not) unprocessed in BUF until
  * cmac_final, because SP 800-38B 6.2 step 3 treats the last block
  * specially.
@@ -28,7 +31,7 @@ struct cmac_state
 {
   alignas (16) unsigned char x[16];    /* Chaining value C_(i-1).  */
   alignas (16) unsigned char buf[16];  /* Pending (last) block bytes.  */
-  unsigned int buflen;                 /* 0..16 bytes in BUF.  */
+  unsigned int buflen;                 /* 0..BS bytes in BUF.  */
 };
 
 /* The doubling in GF(2^128) of SP 800-38B 6.1 / RFC 5297 2.3 (the
@@ -38,7 +41,8 @@ void _gcry_cmac_dbl (unsigned char *dst, const unsigned char *src)
   GCIPHER_INTERNAL;
 
 /* Derive K1, K2 from the key in C's algorithm context (SP 800-38B
- * 6.1: L = E_K(0^128), K1 = dbl(L), K2 = dbl(K1)).  Returns the stack
+ * 6.1: L = E_K(0^b), K1 = dbl(L), K2 = dbl(K1), dbl in GF(2^b) for
+ * the block size b = 128 or 64).  Returns the stack
  * burn depth.  */
 unsigned int _gcry_cmac_subkeys (gcry_cipher_hd_t c, cmac_subkeys *sk)
   GCIPHER_INTERNAL;
@@ -55,13 +59,13 @@ unsigned int _gcry_cmac_write (gcry_cipher_hd_t c, cmac_state *st,
 /* If a whole block is pending, fold it into the chaining value now
  * (BUFLEN becomes 0): for callers that then run whole blocks through a
  * bulk function on ST->x themselves and leave the last block pending
- * again (BUF, BUFLEN 16).  Returns the stack burn depth.  */
+ * again (BUF, BUFLEN BS).  Returns the stack burn depth.  */
 unsigned int _gcry_cmac_absorb_pending (gcry_cipher_hd_t c, cmac_state *st)
   GCIPHER_INTERNAL;
 
-/* CMAC of a message of at most one block (LEN 0..16 bytes) in one
- * step (SP 800-38B 6.2 with n = 1: M_1 xor K1 if LEN is 16, else
- * pad (M_1) xor K2, then one encryption) into TAG (16 bytes; may equal
+/* CMAC of a message of at most one block (LEN 0..BS bytes) in one
+ * step (SP 800-38B 6.2 with n = 1: M_1 xor K1 if LEN is BS, else
+ * pad (M_1) xor K2, then one encryption) into TAG (BS bytes; may equal
  * DATA).  Same result as reset/write/final.  Returns the stack burn
  * depth.  */
 unsigned int _gcry_cmac_short (gcry_cipher_hd_t c, const cmac_subkeys *sk,
@@ -69,8 +73,8 @@ unsigned int _gcry_cmac_short (gcry_cipher_hd_t c, const cmac_subkeys *sk,
                                unsigned char *tag) GCIPHER_INTERNAL;
 
 /* CMAC of NBLOCKS whole blocks at DATA followed by one complete last
- * block LAST (16 bytes), i.e. of a message of 16 * (NBLOCKS + 1) bytes,
- * with one bulk call for the leading blocks, into TAG (16 bytes).  Same
+ * block LAST (BS bytes), i.e. of a message of BS * (NBLOCKS + 1) bytes,
+ * with one bulk call for the leading blocks, into TAG (BS bytes).  Same
  * result as reset/write/final.  Returns the stack burn depth.  */
 unsigned int _gcry_cmac_blocks_last (gcry_cipher_hd_t c,
                                      const cmac_subkeys *sk,
@@ -79,7 +83,7 @@ unsigned int _gcry_cmac_blocks_last (gcry_cipher_hd_t c,
                                      const unsigned char *last,
                                      unsigned char *tag) GCIPHER_INTERNAL;
 
-/* Finish (SP 800-38B 6.2 steps 3-6) into TAG (16 bytes); ST is left
+/* Finish (SP 800-38B 6.2 steps 3-6) into TAG (BS bytes); ST is left
  * finished (its X holds the tag).  Returns the stack burn depth.  */
 unsigned int _gcry_cmac_final (gcry_cipher_hd_t c, cmac_state *st,
                                const cmac_subkeys *sk, unsigned char *tag)

@@ -1,12 +1,15 @@
 /* cipher-eax.cpp - EAX mode (Bellare, Rogaway, Wagner, "The EAX Mode of
  * Operation", FSE 2004, figure 3), libgcrypt's GCRY_CIPHER_MODE_EAX,
- * 16-byte block ciphers only.
+ * for 16-byte and (as libgcrypt 1.10) 8-byte block ciphers; n below is
+ * the block size in bytes (BS).
  *
  *   N = OMAC^0_K (nonce), H = OMAC^1_K (header), C = CTR_K^N (M),
  *   tag = N xor H xor OMAC^2_K (C),
  *
- * where OMAC^t (X) = CMAC (the block [t]_128 || X) (NIST SP 800-38B,
- * cipher-cmac.cpp).  The nonce may have any length (setiv; NULL = empty).
+ * where OMAC^t (X) = CMAC (the block [t]_n || X) (NIST SP 800-38B,
+ * cipher-cmac.cpp; R_64 = 0x1b for 8-byte blocks), and the counter is
+ * the whole n-byte block, big-endian.  The nonce may have any length
+ * (setiv; NULL = empty).
  * The header (authenticate) and the data (encrypt/decrypt) may come in
  * any number of calls of any length, interleaved.
  *
@@ -19,10 +22,10 @@
  *    GCRYCTL_RESET does.
  *  - After gettag/checktag the message is closed: authenticate,
  *    encrypt, decrypt give GPG_ERR_INV_STATE until setiv or reset.
- *  - gettag writes min (TAGLEN, 16) bytes and accepts any TAGLEN;
+ *  - gettag writes min (TAGLEN, BS) bytes and accepts any TAGLEN;
  *    checktag compares the first TAGLEN bytes (constant time), so TAGLEN
- *    0 succeeds, TAGLEN > 16 is GPG_ERR_CHECKSUM.
- *  - GCRYCTL_GET_TAGLEN: 16.
+ *    0 succeeds, TAGLEN > BS is GPG_ERR_CHECKSUM.
+ *  - GCRYCTL_GET_TAGLEN: BS (16, or 8 for 8-byte blocks).
  *
  * Whole blocks go through the bulk ccm_crypt slot (CTR and the OMAC
  * chain interleaved) when the path has one; otherwise CTR and OMAC run
@@ -38,6 +41,7 @@
 
 namespace {
 
+/* Largest block size (the arrays' size); the cipher's is BS.  */
 constexpr size_t EAX_BLOCK = 16;
 /* Bytes per CTR + OMAC chunk (the second pass finds them in L1).  */
 constexpr size_t EAX_CHUNK = 4096;
@@ -69,10 +73,90 @@ burn (unsigned int depth)
     _gcry_burn_stack (depth + 4 * sizeof (void *));
 }
 
+/* Counter blocks per ecb_crypt call in eax_ctr (the widest kernels').  */
+constexpr size_t EAX_CTR_BATCH = 32;
+
+/* The cipher's block size in bytes (16 or 8).  */
+inline size_t
+eax_bs (gcry_cipher_hd_t c)
+{
+  return c->spec->blocksize;
+}
+
+/* CTR += 1, big-endian over BS bytes, every byte whatever the carries. */
+inline void
+eax_ctr_increment (unsigned char *ctr, size_t bs)
+{
+  unsigned int carry = 1;
+  for (size_t i = bs; i-- > 0;)
+    {
+      carry += ctr[i];
+      ctr[i] = (unsigned char) carry;
+      carry >>= 8;
+    }
+}
+
+/* CTR (SP 800-38A 6.5) over LEN bytes on the generic CTR state (c->ctr,
+ * c->unused, c->lastiv, laid out as cipher-ctr.cpp does).  EAX's counter
+ * N = OMAC^0 (nonce) is secret, so it does not go to the ctr16be slot,
+ * whose kernels branch on where the low counter byte wraps: the counter
+ * blocks are built here without a branch and encrypted through
+ * ecb_crypt (or block by block).  IN == OUT allowed.  Returns the stack
+ * burn depth.  */
+unsigned int
+eax_ctr (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
+         size_t len)
+{
+  unsigned int depth = 0;
+  const size_t bs = eax_bs (c);
+  if (c->unused)
+    {
+      size_t n = len < c->unused ? len : c->unused;
+      cipher_block_xor (out, in, c->lastiv + bs - c->unused, n);
+      c->unused -= n;
+      in += n;
+      out += n;
+      len -= n;
+    }
+  if (!len)
+    return 0;
+  alignas (16) unsigned char ks[EAX_CTR_BATCH * EAX_BLOCK];
+  while (len)
+    {
+      size_t nb = (len + bs - 1) / bs;
+      nb = nb < EAX_CTR_BATCH ? nb : EAX_CTR_BATCH;
+      for (size_t i = 0; i < nb; i++)
+        {
+          memcpy (ks + i * bs, c->ctr, bs);
+          eax_ctr_increment (c->ctr, bs);
+        }
+      if (c->bulk.ecb_crypt && bs == 16)
+        depth = umax (depth, c->bulk.ecb_crypt (c->ctx, ks, ks, nb, 1));
+      else
+        for (size_t i = 0; i < nb; i++)
+          depth = umax (depth, c->spec->encrypt (c->ctx, ks + i * bs,
+                                                 ks + i * bs));
+      const size_t n = len < nb * bs ? len : nb * bs;
+      cipher_block_xor (out, in, ks, n);
+      if (n < nb * bs)
+        {
+          /* The last block was partial: keep its unused keystream.  */
+          const size_t used = n % bs;
+          c->unused = bs - used;
+          memcpy (c->lastiv + used, ks + (nb - 1) * bs + used, c->unused);
+        }
+      in += n;
+      out += n;
+      len -= n;
+    }
+  wipememory (ks, sizeof ks);
+  return depth;
+}
+
 int
 eax_supported (const cipher_spec *spec)
 {
-  return spec->blocksize == EAX_BLOCK;
+  return spec->blocksize == 16 || spec->blocksize == 8;
 }
 
 size_t
@@ -115,26 +199,28 @@ eax_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
       c->marks.tag = 0;
       return GPG_ERR_INV_ARG;
     }
+  if (ivlen > PTRDIFF_MAX)
+    return GPG_ERR_INV_LENGTH;   /* No buffer is that long.  */
   eax_state *st = state_of (c);
+  const size_t bs = eax_bs (c);
   alignas (16) unsigned char tweak[16] = { 0 };
   cmac_state nonce_mac;
   unsigned int depth;
 
   _gcry_cmac_reset (&nonce_mac);
-  depth = _gcry_cmac_write (c, &nonce_mac, tweak, EAX_BLOCK);
+  depth = _gcry_cmac_write (c, &nonce_mac, tweak, bs);
   if (iv)
     depth = umax (depth, _gcry_cmac_write (c, &nonce_mac, iv, ivlen));
   depth = umax (depth, _gcry_cmac_final (c, &nonce_mac, &st->sk, st->n));
-  memcpy (c->ctr, st->n, EAX_BLOCK);
+  memcpy (c->ctr, st->n, bs);
   wipememory (&nonce_mac, sizeof nonce_mac);
 
   _gcry_cmac_reset (&st->header);
   _gcry_cmac_reset (&st->ciphertext);
-  tweak[15] = 1;
-  depth = umax (depth, _gcry_cmac_write (c, &st->header, tweak, EAX_BLOCK));
-  tweak[15] = 2;
-  depth = umax (depth, _gcry_cmac_write (c, &st->ciphertext, tweak,
-                                         EAX_BLOCK));
+  tweak[bs - 1] = 1;
+  depth = umax (depth, _gcry_cmac_write (c, &st->header, tweak, bs));
+  tweak[bs - 1] = 2;
+  depth = umax (depth, _gcry_cmac_write (c, &st->ciphertext, tweak, bs));
   c->marks.iv = 1;
   c->marks.tag = 0;
   burn (depth);
@@ -158,6 +244,8 @@ eax_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
   eax_need_nonce (c);
   if (!abuf)
     return GPG_ERR_INV_ARG;
+  if (abuflen > PTRDIFF_MAX)
+    return GPG_ERR_INV_LENGTH;   /* No buffer is that long.  */
   burn (_gcry_cmac_write (c, &state_of (c)->header, abuf, abuflen));
   return GPG_ERR_NO_ERROR;
 }
@@ -176,7 +264,8 @@ eax_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   while (inlen)
     {
       cmac_state *cm = &st->ciphertext;
-      if (c->bulk.ccm_crypt && !c->unused && (cm->buflen == 16 || !cm->buflen)
+      if (c->bulk.ccm_crypt && eax_bs (c) == EAX_BLOCK && !c->unused
+          && (cm->buflen == EAX_BLOCK || !cm->buflen)
           && inlen >= 2 * EAX_BLOCK)
         {
           /* Whole blocks: CTR and the OMAC^2 chain interleaved by the
@@ -192,10 +281,7 @@ eax_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
           inlen -= nblocks * EAX_BLOCK;
           if (!encrypt)
             memcpy (cm->buf, in, EAX_BLOCK);
-          gcry_err_code_t rc = _gcry_cipher_ctr_encrypt (c, out, EAX_BLOCK,
-                                                         in, EAX_BLOCK);
-          if (rc)
-            return rc;
+          depth = umax (depth, eax_ctr (c, out, in, EAX_BLOCK));
           if (encrypt)
             memcpy (cm->buf, out, EAX_BLOCK);
           cm->buflen = EAX_BLOCK;
@@ -205,19 +291,16 @@ eax_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
           continue;
         }
       size_t n = inlen < EAX_CHUNK ? inlen : EAX_CHUNK;
-      gcry_err_code_t rc;
       if (encrypt)
         {
-          rc = _gcry_cipher_ctr_encrypt (c, out, n, in, n);
+          depth = umax (depth, eax_ctr (c, out, in, n));
           depth = umax (depth, _gcry_cmac_write (c, &st->ciphertext, out, n));
         }
       else
         {
           depth = umax (depth, _gcry_cmac_write (c, &st->ciphertext, in, n));
-          rc = _gcry_cipher_ctr_encrypt (c, out, n, in, n);
+          depth = umax (depth, eax_ctr (c, out, in, n));
         }
-      if (rc)
-        return rc;
       in += n;
       out += n;
       inlen -= n;
@@ -253,8 +336,8 @@ eax_finalize (gcry_cipher_hd_t c)
   alignas (16) unsigned char h[16], t[16];
   unsigned int depth = _gcry_cmac_final (c, &st->header, &st->sk, h);
   depth = umax (depth, _gcry_cmac_final (c, &st->ciphertext, &st->sk, t));
-  cipher_block_xor (st->n, st->n, h, EAX_BLOCK);
-  cipher_block_xor (st->n, st->n, t, EAX_BLOCK);
+  cipher_block_xor (st->n, st->n, h, eax_bs (c));
+  cipher_block_xor (st->n, st->n, t, eax_bs (c));
   wipememory (h, sizeof h);
   wipememory (t, sizeof t);
   c->marks.tag = 1;
@@ -265,7 +348,8 @@ gcry_err_code_t
 eax_gettag (gcry_cipher_hd_t c, unsigned char *tag, size_t taglen)
 {
   eax_finalize (c);
-  memcpy (tag, state_of (c)->n, taglen < EAX_BLOCK ? taglen : EAX_BLOCK);
+  const size_t bs = eax_bs (c);
+  memcpy (tag, state_of (c)->n, taglen < bs ? taglen : bs);
   return GPG_ERR_NO_ERROR;
 }
 
@@ -273,7 +357,7 @@ gcry_err_code_t
 eax_checktag (gcry_cipher_hd_t c, const unsigned char *tag, size_t taglen)
 {
   eax_finalize (c);
-  if (taglen > EAX_BLOCK)
+  if (taglen > eax_bs (c))
     return GPG_ERR_CHECKSUM;
   const unsigned char *t = state_of (c)->n;
   unsigned char diff = 0;
@@ -283,11 +367,11 @@ eax_checktag (gcry_cipher_hd_t c, const unsigned char *tag, size_t taglen)
 }
 
 gcry_err_code_t
-eax_info (gcry_cipher_hd_t, int what, void *, size_t *nbytes)
+eax_info (gcry_cipher_hd_t c, int what, void *, size_t *nbytes)
 {
   if (what != GCRYCTL_GET_TAGLEN)
     return GPG_ERR_INV_CIPHER_MODE;
-  *nbytes = EAX_BLOCK;
+  *nbytes = eax_bs (c);
   return GPG_ERR_NO_ERROR;
 }
 

@@ -284,8 +284,15 @@ alignas (32) const uint32_t ctr_step2[8] = { 2, 0, 0, 0, 2, 0, 0, 0 };
 
 #define GCM_ALWAYS_INLINE static inline __attribute__ ((always_inline))
 
+/* The width's ISA for every function of its region: GCC's target
+ * pragma, or the equivalent clang attribute push (clang ignores the GCC
+ * pragma; the fuzzing and RISC-V cross builds use clang).  */
+#ifdef __clang__
+#pragma clang attribute push (__attribute__ ((target ("avx512f,avx512vl,avx512bw,vaes,vpclmulqdq,aes,pclmul"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target ("avx512f,avx512vl,avx512bw,vaes,vpclmulqdq,aes,pclmul")
+#endif
 namespace vaes512 {
 
 struct V
@@ -337,10 +344,18 @@ struct V
 #include "cipher-gcm-intel-vaes-kernel.h"
 
 } // namespace vaes512
+#ifdef __clang__
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
+#ifdef __clang__
+#pragma clang attribute push (__attribute__ ((target ("avx2,vaes,vpclmulqdq,aes,pclmul"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target ("avx2,vaes,vpclmulqdq,aes,pclmul")
+#endif
 namespace vaes256 {
 
 struct V
@@ -397,7 +412,11 @@ struct V
 #include "cipher-gcm-intel-vaes-kernel.h"
 
 } // namespace vaes256
+#ifdef __clang__
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 } // namespace
 

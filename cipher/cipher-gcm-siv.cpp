@@ -531,6 +531,8 @@ siv_ctr (gcry_cipher_hd_t c, const unsigned char *tag, unsigned char *out,
   size_t ks_used = 0;
 
   memcpy (ctr, tag, SIV_BLOCK);
+  /* The tag is public: the one to be output, or the one received.  */
+  ct_public (ctr, SIV_BLOCK);
   ctr[15] |= 0x80;
   size_t nblocks = len / SIV_BLOCK;
   if (nblocks && st->bulk2.ctr32le_enc)
@@ -786,12 +788,8 @@ gcm_siv_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   wipe_small (expect, sizeof expect);
   wipe_small (ctr_tag, sizeof ctr_tag);
   burn (depth);
-  if (diff)
-    {
-      wipememory (out, inlen);
-      return GPG_ERR_CHECKSUM;
-    }
-  return GPG_ERR_NO_ERROR;
+  ct_wipe_if_nonzero (out, inlen, diff);
+  return ct_checksum_error (diff);
 }
 
 /* gettag / checktag common part: the finished tag, or an error.  */

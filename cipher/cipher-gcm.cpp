@@ -556,6 +556,12 @@ gcm_reset (gcry_cipher_hd_t c)
 gcry_err_code_t
 gcm_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
 {
+  /* Refused before the message is touched: a NULL IV (libgcrypt
+   * crashes) and a length no buffer can have.  */
+  if (ivlen && !iv)
+    return GPG_ERR_INV_ARG;
+  if (ivlen > PTRDIFF_MAX)
+    return GPG_ERR_INV_LENGTH;
   gcm_state *st = state_of (c);
   gcm_clear_message (c);
   if (ivlen == 0)
@@ -761,15 +767,12 @@ gcm_checktag (gcry_cipher_hd_t c, const unsigned char *tag, size_t taglen)
       memcpy (&u0, tag, 8);
       memcpy (&u1, tag + 8, 8);
       const uint64_t d = (t0 ^ u0) | (t1 ^ u1);
-      const unsigned int equal = (unsigned int) (((d | (0 - d)) >> 63) ^ 1);
-      return equal ? GPG_ERR_NO_ERROR : GPG_ERR_CHECKSUM;
+      return ct_checksum_error (d);
     }
   unsigned int diff = 0;
   for (size_t i = 0; i < taglen; i++)
     diff |= t[i] ^ tag[i];
-  /* diff in 0..255: (diff - 1) >> 8 is 1 only for diff == 0.  */
-  unsigned int equal = ((diff - 1) >> 8) & 1;
-  return equal ? GPG_ERR_NO_ERROR : GPG_ERR_CHECKSUM;
+  return ct_checksum_error (diff);
 }
 
 gcry_err_code_t

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "../src/g10lib.h"
 
 /* Largest block size of an algorithm gcipher implements itself.  */
@@ -118,6 +119,22 @@ struct cipher_spec
   /* Paths, fastest first; the last needs no hwf (generic).  */
   const cipher_impl_info *impls;
   size_t n_impls;
+  /* Stream ciphers (libgcrypt's stencrypt/stdecrypt/setiv; block
+   * ciphers leave them NULL, so positional initialisers stay valid).
+   * A spec with stencrypt serves GCRY_CIPHER_MODE_STREAM (and the mode
+   * files that accept it, e.g. POLY1305); its blocksize is 1 and
+   * encrypt/decrypt are NULL.  stencrypt/stdecrypt: LEN bytes (any
+   * length; IN == OUT allowed), keystream position kept in the context;
+   * return the stack burn depth.  setiv: the nonce (IV NULL or a length
+   * the algorithm does not take: its default, as libgcrypt); no error.
+   * cipher.cpp keeps a copy of the context as it was after setkey and
+   * restores it on GCRYCTL_RESET (libgcrypt does the same), so the
+   * context must be position independent (no pointers into itself).  */
+  unsigned int (*stencrypt) (void *ctx, unsigned char *out,
+                             const unsigned char *in, size_t len) = nullptr;
+  unsigned int (*stdecrypt) (void *ctx, unsigned char *out,
+                             const unsigned char *in, size_t len) = nullptr;
+  void (*setiv) (void *ctx, const unsigned char *iv, size_t ivlen) = nullptr;
 };
 
 /* Mode flags of the handle.  */
@@ -368,6 +385,73 @@ cipher_block_xor (unsigned char *dst, const unsigned char *a,
     dst[i] = a[i] ^ b[i];
 }
 
+/* Tag / integrity verification without a branch on its result (house
+ * rule; checked by tests/ct): the result stays secret inside the
+ * library and becomes public only as the API's return value.  DIFF is
+ * an OR of the differences (any width up to 64 bits).  All ones if
+ * DIFF != 0, else 0; the empty asm keeps the compiler from turning the
+ * 0/1 into a branch.  */
+static inline uint64_t
+ct_mask_nonzero (uint64_t diff)
+{
+  uint64_t bad = (diff | (0 - diff)) >> 63;
+  __asm__ ("" : "+r" (bad));
+  return 0 - bad;
+}
+
+/* GPG_ERR_CHECKSUM if DIFF != 0, else GPG_ERR_NO_ERROR; no branch.  */
+static inline gcry_err_code_t
+ct_checksum_error (uint64_t diff)
+{
+  return (gcry_err_code_t) (ct_mask_nonzero (diff) & GPG_ERR_CHECKSUM);
+}
+
+/* Zero the N bytes at P if DIFF != 0 (a failed check), else leave
+ * them; the same memory accesses either way.  16 bytes per step (a
+ * generic vector: one SSE2 AND on x86-64, scalar words elsewhere), as
+ * this pass runs over every decrypted SIV / GCM-SIV message: byte by
+ * byte it cost four times the decryption itself.  */
+static inline void
+ct_wipe_if_nonzero (unsigned char *p, size_t n, uint64_t diff)
+{
+  typedef uint64_t ct_u64x2 __attribute__ ((vector_size (16)));
+  const uint64_t keep = ~ct_mask_nonzero (diff);
+  const ct_u64x2 keepv = { keep, keep };
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    {
+      ct_u64x2 w;
+      memcpy (&w, p + i, 16);
+      w &= keepv;
+      memcpy (p + i, &w, 16);
+    }
+  for (; i < n; i++)
+    p[i] &= (unsigned char) keep;
+}
+
+/* libgcrypt's per-algorithm extras, for the few algorithms that have
+ * them (3DES, GOST 28147-89): one cipher_extra_ops per such spec, listed
+ * in cipher.cpp's extra_ops_list.  libgcrypt never wipes a context
+ * before setkey and GCRYCTL_RESET copies back the context as setkey left
+ * it; gcipher wipes, so an algorithm keeps what must survive in the first
+ * KEEP_BYTES of its context and restores the rest in RESET.  */
+struct cipher_extra_ops
+{
+  const cipher_spec *spec;
+  size_t keep_bytes;   /* Context prefix setkey (and its failure) keeps. */
+  /* GCRYCTL_SET_SBOX (BUFFER as the caller gave it) and libgcrypt's
+   * private command 61 (no weak-key check): libgcrypt's set_extra_info.
+   * Other algorithms answer GPG_ERR_NOT_SUPPORTED.  */
+  gcry_err_code_t (*set_extra_info) (void *ctx, int what, const void *buffer,
+                                     size_t buflen);
+  /* GCRYCTL_RESET: return the context to its state right after the last
+   * setkey (key meshing state, settings made since).  NULL: nothing.  */
+  void (*reset) (void *ctx);
+};
+/* The extras of SPEC, or NULL (cipher.cpp).  */
+const cipher_extra_ops *_gcry_cipher_extra_ops (const cipher_spec *spec)
+  GCIPHER_INTERNAL;
+
 /* Algorithms (one extern spec per algorithm file).  */
 extern const cipher_spec _gcry_cipher_spec_aes GCIPHER_INTERNAL;
 extern const cipher_spec _gcry_cipher_spec_aes192 GCIPHER_INTERNAL;
@@ -375,6 +459,40 @@ extern const cipher_spec _gcry_cipher_spec_aes256 GCIPHER_INTERNAL;
 extern const cipher_spec _gcry_cipher_spec_serpent128 GCIPHER_INTERNAL;
 extern const cipher_spec _gcry_cipher_spec_serpent192 GCIPHER_INTERNAL;
 extern const cipher_spec _gcry_cipher_spec_serpent256 GCIPHER_INTERNAL;
+/* 128-bit-block ciphers with constant-time generic code (camellia.cpp,
+ * sm4.cpp, seed.cpp, twofish.cpp).  */
+extern const cipher_spec _gcry_cipher_spec_camellia128 GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_camellia192 GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_camellia256 GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_sm4 GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_seed GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_twofish GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_twofish128 GCIPHER_INTERNAL;
+/* 64-bit-block ciphers (des.cpp, blowfish.cpp, idea.cpp, rfc2268.cpp,
+ * gost28147.cpp) and their extras.  */
+extern const cipher_spec _gcry_cipher_spec_des GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_tripledes GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_blowfish GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_idea GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_rfc2268_40 GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_rfc2268_128 GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_gost28147 GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_gost28147_mesh GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_cast5 GCIPHER_INTERNAL;  /* cast5.cpp */
+extern const cipher_extra_ops _gcry_cipher_extra_tripledes GCIPHER_INTERNAL;
+extern const cipher_extra_ops _gcry_cipher_extra_gost28147 GCIPHER_INTERNAL;
+extern const cipher_extra_ops _gcry_cipher_extra_gost28147_mesh
+  GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_arcfour GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_salsa20 GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_salsa20r12 GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_chacha20 GCIPHER_INTERNAL;
+/* Their GCRYCTL_RESET (keystream back to where setkey left it).  */
+extern const cipher_extra_ops _gcry_cipher_extra_arcfour GCIPHER_INTERNAL;
+extern const cipher_extra_ops _gcry_cipher_extra_salsa20 GCIPHER_INTERNAL;
+extern const cipher_extra_ops _gcry_cipher_extra_salsa20r12 GCIPHER_INTERNAL;
+extern const cipher_extra_ops _gcry_cipher_extra_chacha20 GCIPHER_INTERNAL;
+extern const cipher_mode_ops _gcry_cipher_mode_poly1305 GCIPHER_INTERNAL;
 extern const cipher_mode_ops _gcry_cipher_mode_ccm GCIPHER_INTERNAL;
 extern const cipher_mode_ops _gcry_cipher_mode_eax GCIPHER_INTERNAL;
 extern const cipher_mode_ops _gcry_cipher_mode_siv GCIPHER_INTERNAL;

@@ -218,6 +218,8 @@ siv_ctr (gcry_cipher_hd_t c, const unsigned char *v, unsigned char *out,
   unsigned int depth = 0;
   unsigned char *ctr = c->ctr;
   memcpy (ctr, v, SIV_BLOCK);
+  /* V is public: the tag to be output, or the one received.  */
+  ct_public (ctr, SIV_BLOCK);
   ctr[8] &= 0x7f;
   ctr[12] &= 0x7f;
   if (c->unused)
@@ -262,7 +264,9 @@ siv_ctr (gcry_cipher_hd_t c, const unsigned char *v, unsigned char *out,
 gcry_err_code_t
 siv_setkey (gcry_cipher_hd_t c, const unsigned char *key, size_t keylen)
 {
-  if (keylen != 32 && keylen != 48 && keylen != 64)
+  /* Two halves; each the algorithm's business (32, 48 or 64 bytes for
+   * AES, any even length up to 64 for Serpent), as in libgcrypt.  */
+  if (keylen % 2)
     return GPG_ERR_INV_KEYLEN;
   siv_state *st = state_of (c);
   const size_t half = keylen / 2;
@@ -300,6 +304,8 @@ siv_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
     return GPG_ERR_INV_STATE;
   if (!iv && ivlen)
     return GPG_ERR_INV_ARG;
+  if (ivlen > PTRDIFF_MAX)
+    return GPG_ERR_INV_LENGTH;   /* No buffer is that long.  */
   burn (s2v_add (c, iv, iv ? ivlen : 0));
   st->nonce = 1;
   c->marks.iv = 1;
@@ -353,12 +359,8 @@ siv_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   for (size_t i = 0; i < SIV_BLOCK; i++)
     diff |= (unsigned char) (st->v[i] ^ st->dec_tag[i]);
   burn (depth);
-  if (diff)
-    {
-      wipememory (out, inlen);
-      return GPG_ERR_CHECKSUM;
-    }
-  return GPG_ERR_NO_ERROR;
+  ct_wipe_if_nonzero (out, inlen, diff);
+  return ct_checksum_error (diff);
 }
 
 /* The tag of a message with an empty plaintext, if encrypt did not

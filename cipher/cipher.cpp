@@ -34,6 +34,22 @@ const cipher_spec *const cipher_list[] =
     &_gcry_cipher_spec_serpent128,
     &_gcry_cipher_spec_serpent192,
     &_gcry_cipher_spec_serpent256,
+    &_gcry_cipher_spec_des, &_gcry_cipher_spec_tripledes,  /* H10c */
+    &_gcry_cipher_spec_blowfish, &_gcry_cipher_spec_idea,
+    &_gcry_cipher_spec_rfc2268_40, &_gcry_cipher_spec_rfc2268_128,
+    &_gcry_cipher_spec_gost28147, &_gcry_cipher_spec_gost28147_mesh,
+    &_gcry_cipher_spec_cast5,                                /* H10d */
+    &_gcry_cipher_spec_camellia128,
+    &_gcry_cipher_spec_camellia192,
+    &_gcry_cipher_spec_camellia256,
+    &_gcry_cipher_spec_sm4,
+    &_gcry_cipher_spec_seed,
+    &_gcry_cipher_spec_twofish,
+    &_gcry_cipher_spec_twofish128,
+    &_gcry_cipher_spec_arcfour,      /* Stream ciphers (H10a).  */
+    &_gcry_cipher_spec_salsa20,
+    &_gcry_cipher_spec_salsa20r12,
+    &_gcry_cipher_spec_chacha20,
   };
 constexpr size_t n_ciphers = sizeof cipher_list / sizeof cipher_list[0];
 
@@ -49,8 +65,33 @@ const cipher_mode_ops *const mode_ops_list[] =
     &_gcry_cipher_mode_aeswrap,
     &_gcry_cipher_mode_gcm,
     &_gcry_cipher_mode_gcm_siv,
+    &_gcry_cipher_mode_poly1305,
     nullptr  /* (placeholder so the list is never empty) */
   };
+
+/* Algorithms with libgcrypt's extras (cipher_extra_ops in
+ * cipher-internal.h).  */
+const cipher_extra_ops *const extra_ops_list[] =
+  {
+    &_gcry_cipher_extra_tripledes,
+    &_gcry_cipher_extra_gost28147, &_gcry_cipher_extra_gost28147_mesh,
+    &_gcry_cipher_extra_arcfour,     /* Stream ciphers: RESET (H10a).  */
+    &_gcry_cipher_extra_salsa20,
+    &_gcry_cipher_extra_salsa20r12,
+    &_gcry_cipher_extra_chacha20,
+    nullptr  /* (placeholder so the list is never empty) */
+  };
+
+/* Wipe C's algorithm context for a new key, except the prefix the
+ * algorithm keeps across setkey (cipher_extra_ops::keep_bytes).  */
+void
+wipe_ctx_for_setkey (gcry_cipher_hd_t c)
+{
+  const cipher_extra_ops *x = _gcry_cipher_extra_ops (c->spec);
+  size_t keep = x ? x->keep_bytes : 0;
+  wipememory (static_cast<unsigned char *> (c->ctx) + keep,
+              c->spec->contextsize - keep);
+}
 
 /* A handle gcipher did not open, or one already closed (close wipes
  * the magic).  libgcrypt dereferences such a handle and crashes; gcipher
@@ -208,6 +249,22 @@ ecb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
   return GPG_ERR_NO_ERROR;
 }
 
+/* STREAM mode: the algorithm's stencrypt/stdecrypt over all INBUFLEN
+ * bytes.  libgcrypt 1.10 does not compare OUTBUFLEN with INBUFLEN here
+ * and writes INBUFLEN bytes whatever the caller said; gcipher refuses a
+ * short output with GPG_ERR_BUFFER_TOO_SHORT instead of overrunning it
+ * (as every other mode does).  */
+gcry_err_code_t
+stream_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
+              const unsigned char *inbuf, size_t inbuflen, int encrypt)
+{
+  if (outbuflen < inbuflen)
+    return GPG_ERR_BUFFER_TOO_SHORT;
+  auto fn = encrypt ? c->spec->stencrypt : c->spec->stdecrypt;
+  burn (fn (c->ctx, outbuf, inbuf, inbuflen));
+  return GPG_ERR_NO_ERROR;
+}
+
 /* Clear the IV/counter state as libgcrypt's reset does; the key
  * schedule and the key mark stay.  Flags set by ctl stay too.  */
 void
@@ -221,6 +278,9 @@ cipher_reset (gcry_cipher_hd_t c)
   wipememory (c->lastiv, sizeof c->lastiv);
   wipememory (c->ctr, sizeof c->ctr);
   c->unused = 0;
+  if (const cipher_extra_ops *x = _gcry_cipher_extra_ops (c->spec))
+    if (x->reset)
+      x->reset (c->ctx);
   if (c->mode_ctx && !mode_state_survives_reset (c))
     wipememory (c->mode_ctx, c->mode_ctx_size);
   if (c->mode_ops && c->mode_ops->reset)
@@ -268,13 +328,33 @@ _gcry_cipher_spec_nth (int idx)
   return cipher_list[idx];
 }
 
+const cipher_extra_ops *
+_gcry_cipher_extra_ops (const cipher_spec *spec)
+{
+  for (const cipher_extra_ops *x : extra_ops_list)
+    if (x && x->spec == spec)
+      return x;
+  return nullptr;
+}
+
 /* Modes served for a block cipher SPEC.  Generic modes need the
  * single-block functions and a block of at most MAX_BLOCKSIZE bytes;
  * the mode files for AEAD/XTS/... add their cases here.  */
 int
 _gcry_cipher_mode_supported (const cipher_spec *spec, int mode)
 {
-  if (!spec || !spec->encrypt || !spec->decrypt
+  if (!spec)
+    return 0;
+  /* A stream cipher (stencrypt, block size 1): STREAM, and the mode
+   * files that say they take it (POLY1305 for ChaCha20).  */
+  if (spec->stencrypt)
+    {
+      if (mode == GCRY_CIPHER_MODE_STREAM)
+        return spec->stdecrypt != nullptr;
+      const cipher_mode_ops *ops = mode_ops_of (mode);
+      return ops && ops->supported && ops->supported (spec);
+    }
+  if (!spec->encrypt || !spec->decrypt
       || spec->blocksize > MAX_BLOCKSIZE || !spec->blocksize)
     return 0;
   switch (mode)
@@ -538,7 +618,7 @@ _gcry_cipher_setkey (gcry_cipher_hd_t c, const void *key, size_t keylen)
    * touches the handle: the previous key stays in use.  */
   if (c->mode == GCRY_CIPHER_MODE_XTS && (keylen % 2))
     return GPG_ERR_INV_KEYLEN;
-  wipememory (c->ctx, c->spec->contextsize);
+  wipe_ctx_for_setkey (c);
   memset (&c->bulk, 0, sizeof c->bulk);
   c->impl_name = nullptr;
   if (c->mode_ctx && !mode_state_survives_setkey (c))
@@ -553,7 +633,7 @@ _gcry_cipher_setkey (gcry_cipher_hd_t c, const void *key, size_t keylen)
   else
     {
       c->marks.key = 0;
-      wipememory (c->ctx, c->spec->contextsize);
+      wipe_ctx_for_setkey (c);
       if (c->mode_ctx && !mode_state_survives_setkey (c))
         wipememory (c->mode_ctx, c->mode_ctx_size);
       memset (&c->bulk, 0, sizeof c->bulk);
@@ -611,6 +691,14 @@ _gcry_cipher_setiv (gcry_cipher_hd_t c, const void *iv, size_t ivlen)
   if (c->mode_ops && c->mode_ops->setiv)
     return c->mode_ops->setiv (c, static_cast<const unsigned char *> (iv),
                                ivlen);
+  if (c->spec->setiv)
+    {
+      /* A stream cipher's nonce: only the algorithm's own setiv, as in
+       * libgcrypt (never an error; bad lengths are the algorithm's).  */
+      c->spec->setiv (c->ctx, static_cast<const unsigned char *> (iv),
+                      ivlen);
+      return GPG_ERR_NO_ERROR;
+    }
   if (iv && ivlen == MAX_BLOCKSIZE && c->spec->blocksize == MAX_BLOCKSIZE)
     {
       /* The common case as a fixed-size copy (no library calls).  */
@@ -733,7 +821,13 @@ _gcry_cipher_ctl (gcry_cipher_hd_t h, int cmd, void *buffer, size_t buflen)
 
     case GCRYCTL_SET_SBOX:
     case PRIV_CIPHERCTL_DISABLE_WEAK_KEY:
-      return GPG_ERR_NOT_SUPPORTED;  /* No algorithm with extra info.  */
+      /* The algorithm's extra info (GOST S-box, 3DES weak-key check).  */
+      {
+        const cipher_extra_ops *x = _gcry_cipher_extra_ops (h->spec);
+        if (!x || !x->set_extra_info)
+          return GPG_ERR_NOT_SUPPORTED;
+        return x->set_extra_info (h->ctx, cmd, buffer, buflen);
+      }
 
     case PRIV_CIPHERCTL_GET_INPUT_VECTOR:
       /* The CFB/OFB input block: one length byte N (the unused
@@ -809,6 +903,8 @@ dispatch (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     case GCRY_CIPHER_MODE_CTR:
       return encrypt ? _gcry_cipher_ctr_encrypt (c, out, outsize, in, inlen)
                      : _gcry_cipher_ctr_decrypt (c, out, outsize, in, inlen);
+    case GCRY_CIPHER_MODE_STREAM:
+      return stream_crypt (c, out, outsize, in, inlen, encrypt);
     default:
       if (const cipher_mode_ops *ops = c->mode_ops)
         {
@@ -850,7 +946,10 @@ cipher_crypt (gcry_cipher_hd_t h, void *out, size_t outsize, const void *in,
                                  outsize,
                                  static_cast<const unsigned char *> (in),
                                  inlen, encrypt);
-  if (rc && encrypt && out)
+  /* An OUTSIZE no object can have (more than PTRDIFF_MAX bytes, e.g.
+   * SIZE_MAX with an ECB length error) is not filled: libgcrypt
+   * crashes there.  */
+  if (rc && encrypt && out && outsize <= PTRDIFF_MAX)
     memset (out, 0x42, outsize);
   return rc;
 }

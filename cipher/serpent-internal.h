@@ -1781,8 +1781,10 @@ struct serpent_simd
       }
   }
 
+  /* Not inlined (nor ocb_hash): spilled lanes (E_K(0) in the unused
+   * ones, i.e. L_*) must lie below the frame that burns OCB_BURN.  */
   template <bool DECRYPT>
-  static void
+  static __attribute__ ((noinline)) void
   ocb (gcry_cipher_hd_t h, unsigned char *out, const unsigned char *in,
        size_t nblocks, unsigned char *obuf)
   {
@@ -1849,7 +1851,7 @@ struct serpent_simd
   }
 
   /* HASH (RFC 7253 4.1) over full AAD blocks: Sum ^= E(A_i ^ Offset_i).  */
-  static void
+  static __attribute__ ((noinline)) void
   ocb_hash (gcry_cipher_hd_t h, const unsigned char *abuf, size_t nblocks,
             unsigned char *obuf)
   {

@@ -113,6 +113,8 @@ void _gcry_set_outofcore_handler (gcry_handler_no_mem_t h, void *opaque)
 void _gcry_secmem_init (size_t n) GCIPHER_INTERNAL;       /* INIT_SECMEM */
 void _gcry_secmem_disable (void) GCIPHER_INTERNAL;        /* DISABLE_SECMEM */
 void _gcry_secmem_disable_locking (void) GCIPHER_INTERNAL;
+/* AUTO_EXPAND_SECMEM: a full pool grows by CHUNK bytes (0: 32 KiB).  */
+void _gcry_secmem_set_auto_expand (unsigned int chunk) GCIPHER_INTERNAL;
 void _gcry_secmem_term (void) GCIPHER_INTERNAL;           /* TERM_SECMEM */
 /* WHAT: 0 disable, 1 suspend, 2 resume the "insecure memory" warning. */
 void _gcry_secmem_set_warning (int what) GCIPHER_INTERNAL;
@@ -124,6 +126,25 @@ void _gcry_wipememory (void *ptr, size_t len) GCIPHER_INTERNAL;
 #define wipememory(p, n) _gcry_wipememory ((p), (n))
 /* Zero at least BYTES of the stack below the caller's frame.  */
 void _gcry_burn_stack (unsigned int bytes) GCIPHER_INTERNAL;
+
+/* ---- Constant-time checks (misc.cpp; tests/ct/ct-check.cpp) -------- */
+/* The checker (valgrind memcheck) treats every value derived from a key
+ * or a plaintext as secret.  ct_public (P, LEN) says that the LEN bytes
+ * at P, though derived from secrets, are public from here on because
+ * the API or the protocol outputs them anyway: a synthetic IV / tag
+ * used as a CTR start before it is returned (SIV, GCM-SIV), a weak-key
+ * verdict that setkey returns (DES, Blowfish).  Not for a tag comparison's
+ * result: that one stays branch-free up to the API's return value
+ * (ct_checksum_error, cipher-internal.h).  A no-op unless the checker
+ * installed a hook.  */
+extern void (*_gcry_ct_public_hook) (const void *p, size_t len)
+  GCIPHER_INTERNAL;
+static inline void
+ct_public (const void *p, size_t len)
+{
+  if (_gcry_ct_public_hook)
+    _gcry_ct_public_hook (p, len);
+}
 
 /* ---- Random (random.cpp): the kernel's getrandom ------------------ */
 void _gcry_randomize (void *buf, size_t len, int level) GCIPHER_INTERNAL;

@@ -93,37 +93,47 @@ version_hex (const char *s)
   return ((unsigned) a << 16) | ((unsigned) b << 8) | (unsigned) c;
 }
 
-/* Cipher module names as libgcrypt's "ciphers:" line spells them:
- * lower case, key-size digits dropped ("AES192" -> "aes",
- * "SERPENT128" -> "serpent"), each once.  */
+/* libgcrypt's cipher modules in the order its "ciphers:" line lists
+ * them (libgcrypt 1.10 built with every cipher, as Debian's is), each
+ * with its algorithm ids; a module is printed when gcipher implements
+ * one of them.  */
+struct cipher_module
+{
+  const char *name;
+  int algos[4];   /* 0-terminated.  */
+};
+
+const cipher_module cipher_modules[] = {
+  { "arcfour", { GCRY_CIPHER_ARCFOUR } },
+  { "blowfish", { GCRY_CIPHER_BLOWFISH } },
+  { "cast5", { GCRY_CIPHER_CAST5 } },
+  { "des", { GCRY_CIPHER_DES, GCRY_CIPHER_3DES } },
+  { "aes", { GCRY_CIPHER_AES, GCRY_CIPHER_AES192, GCRY_CIPHER_AES256 } },
+  { "twofish", { GCRY_CIPHER_TWOFISH, GCRY_CIPHER_TWOFISH128 } },
+  { "serpent", { GCRY_CIPHER_SERPENT128, GCRY_CIPHER_SERPENT192,
+                 GCRY_CIPHER_SERPENT256 } },
+  { "rfc2268", { GCRY_CIPHER_RFC2268_40, GCRY_CIPHER_RFC2268_128 } },
+  { "seed", { GCRY_CIPHER_SEED } },
+  { "camellia", { GCRY_CIPHER_CAMELLIA128, GCRY_CIPHER_CAMELLIA192,
+                  GCRY_CIPHER_CAMELLIA256 } },
+  { "idea", { GCRY_CIPHER_IDEA } },
+  { "salsa20", { GCRY_CIPHER_SALSA20, GCRY_CIPHER_SALSA20R12 } },
+  { "gost28147", { GCRY_CIPHER_GOST28147, GCRY_CIPHER_GOST28147_MESH } },
+  { "chacha20", { GCRY_CIPHER_CHACHA20 } },
+  { "sm4", { GCRY_CIPHER_SM4 } },
+};
+
 void
 print_ciphers (FILE *fp)
 {
   fputs ("ciphers:", fp);
-  char seen[32][24];
-  int n_seen = 0;
-  for (int i = 0;; i++)
+  for (const cipher_module &m : cipher_modules)
     {
-      const cipher_spec *spec = _gcry_cipher_spec_nth (i);
-      if (!spec)
-        break;
-      char name[24];
-      size_t len = 0;
-      for (const char *s = spec->name; *s && len < sizeof name - 1; s++)
-        name[len++] = (char) ((*s >= 'A' && *s <= 'Z') ? *s - 'A' + 'a' : *s);
-      while (len > 1 && name[len - 1] >= '0' && name[len - 1] <= '9')
-        len--;
-      name[len] = 0;
-      if (!strcmp (name, "3des"))
-        strcpy (name, "des");
-      bool dup = false;
-      for (int j = 0; j < n_seen; j++)
-        dup |= !strcmp (seen[j], name);
-      if (dup)
-        continue;
-      if (n_seen < 32)
-        strcpy (seen[n_seen++], name);
-      fprintf (fp, "%s:", name);
+      bool have = false;
+      for (int i = 0; i < 4 && m.algos[i]; i++)
+        have |= _gcry_cipher_spec_from_algo (m.algos[i]) != nullptr;
+      if (have)
+        fprintf (fp, "%s:", m.name);
     }
   putc ('\n', fp);
 }
@@ -202,7 +212,6 @@ _gcry_vcontrol (enum gcry_ctl_cmds cmd, va_list ap)
     case GCRYCTL_DISABLE_PRIV_DROP:
     case GCRYCTL_CLOSE_RANDOM_DEVICE:     /* getrandom keeps no fd.  */
     case GCRYCTL_REINIT_SYSCALL_CLAMP:
-    case GCRYCTL_AUTO_EXPAND_SECMEM:      /* The pool always grows.  */
     case GCRYCTL_NO_FIPS_MODE:
       break;
 
@@ -250,6 +259,10 @@ _gcry_vcontrol (enum gcry_ctl_cmds cmd, va_list ap)
 
     case GCRYCTL_DISABLE_LOCKED_SECMEM:
       _gcry_secmem_disable_locking ();
+      break;
+
+    case GCRYCTL_AUTO_EXPAND_SECMEM:
+      _gcry_secmem_set_auto_expand (va_arg (ap, unsigned int));
       break;
 
     case GCRYCTL_INITIALIZATION_FINISHED:

@@ -26,6 +26,9 @@ void *fatal_handler_opaque;
 
 } // namespace
 
+/* g10lib.h ct_public: NULL but under tests/ct/ct-check.  */
+void (*_gcry_ct_public_hook) (const void *p, size_t len);
+
 /* Zero LEN bytes at PTR.  The empty asm that takes PTR and clobbers
  * memory makes the compiler assume the zeros are read afterwards, so the
  * store cannot be removed as dead even after inlining or LTO.  */

@@ -33,6 +33,14 @@
  *                        share the file).  Unset, empty or "0": no trace.
  *   GCIPHER_DISABLE_HWF  gcipher's hwf disable list (src/hwfeatures.cpp;
  *                        gcry_control goes to the real libgcrypt here).
+ *   GCIPHER_FORWARD=NAME[,NAME...]
+ *                        algorithms gcipher does not serve even though it
+ *                        implements them (names as gcry_cipher_map_name
+ *                        takes them, e.g. "TWOFISH,CAMELLIA128"): they are
+ *                        forwarded, or refused like unknown algorithms
+ *                        under GCIPHER_STRICT.  For comparing one
+ *                        algorithm against the real libgcrypt inside a
+ *                        program, and for the forwarding path's tests.
  *
  * Trace format (one line per event; HD is the pointer the caller holds,
  * NAME the algorithm name as gcry_cipher_algo_name gives it, MODE one of
@@ -137,6 +145,9 @@ real_api real;                 /* All NULL in strict mode.  */
 const char *(*real_algo_name_for_trace) (int);
 int strict_mode;
 int trace_fd = -1;
+/* GCIPHER_FORWARD's algorithm ids (0-terminated).  */
+constexpr int MAX_FORWARD = 32;
+int forward_algos[MAX_FORWARD + 1];
 
 /* Resolve the next definition of NAME in libgcrypt's version node.  */
 template <typename F>
@@ -151,6 +162,24 @@ preload_init (void)
 {
   const char *s = getenv ("GCIPHER_STRICT");
   strict_mode = s && *s && strcmp (s, "0") != 0;
+
+  const char *f = getenv ("GCIPHER_FORWARD");
+  int n_forward = 0;
+  while (f && *f && n_forward < MAX_FORWARD)
+    {
+      const char *end = strchr (f, ',');
+      size_t len = end ? (size_t) (end - f) : strlen (f);
+      char name[64];
+      if (len && len < sizeof name)
+        {
+          memcpy (name, f, len);
+          name[len] = 0;
+          int algo = _gcry_cipher_map_name (name);
+          if (algo)
+            forward_algos[n_forward++] = algo;
+        }
+      f = end ? end + 1 : nullptr;
+    }
 
   const char *t = getenv ("GCIPHER_TRACE");
   if (t && *t && strcmp (t, "0") != 0)
@@ -262,9 +291,30 @@ as_forwarded (gcry_cipher_hd_t h)
 }
 
 inline bool
+forwarded_by_request (int algo)
+{
+  for (int i = 0; forward_algos[i]; i++)
+    if (forward_algos[i] == algo)
+      return true;
+  return false;
+}
+
+/* gcipher serves ALGO: it implements it and GCIPHER_FORWARD does not
+ * name it.  */
+inline bool
 ours_algo (int algo)
 {
-  return _gcry_cipher_spec_from_algo (algo) != nullptr;
+  return _gcry_cipher_spec_from_algo (algo) != nullptr
+         && !forwarded_by_request (algo);
+}
+
+/* ALGO for gcipher's handle-less answers: 0 (an id nobody knows) for
+ * an algorithm GCIPHER_FORWARD takes away, so strict mode answers for
+ * it as for an unknown algorithm.  */
+inline int
+gc_algo (int algo)
+{
+  return forwarded_by_request (algo) ? 0 : algo;
 }
 
 /* Error for a forwarded call when there is nothing to forward to.  */
@@ -291,7 +341,8 @@ gcry_cipher_open (gcry_cipher_hd_t *handle, int algo, int mode,
 
   char ab[16], mb[16];
   gcry_err_code_t ec;
-  if (_gcry_cipher_is_implemented (algo, mode, flags))
+  if (!forwarded_by_request (algo)
+      && _gcry_cipher_is_implemented (algo, mode, flags))
     {
       gcry_cipher_hd_t h = nullptr;
       ec = _gcry_cipher_open (&h, algo, mode, flags);
@@ -310,7 +361,7 @@ gcry_cipher_open (gcry_cipher_hd_t *handle, int algo, int mode,
       /* libgcrypt's answers for an algorithm / mode it does not know;
        * flag problems of a known combination come from gcipher.  */
       const cipher_spec *spec = _gcry_cipher_spec_from_algo (algo);
-      if (!spec)
+      if (!spec || forwarded_by_request (algo))
         ec = GPG_ERR_CIPHER_ALGO;
       else if (!_gcry_cipher_mode_supported (spec, mode))
         ec = GPG_ERR_INV_CIPHER_MODE;
@@ -403,7 +454,8 @@ gcry_cipher_algo_info (int algo, int what, void *buffer, size_t *nbytes)
 {
   init ();
   if (ours_algo (algo) || strict_mode)
-    return wrap (_gcry_cipher_algo_info (algo, what, buffer, nbytes));
+    return wrap (_gcry_cipher_algo_info (gc_algo (algo), what, buffer,
+                                         nbytes));
   return real.algo_info ? real.algo_info (algo, what, buffer, nbytes)
                         : no_real ();
 }
@@ -413,7 +465,7 @@ gcry_cipher_algo_name (int algo)
 {
   init ();
   if (ours_algo (algo) || strict_mode || !real.algo_name)
-    return _gcry_cipher_algo_name (algo);
+    return _gcry_cipher_algo_name (gc_algo (algo));
   return real.algo_name (algo);
 }
 
@@ -421,7 +473,7 @@ GCIPHER_EXPORT int
 gcry_cipher_map_name (const char *name)
 {
   init ();
-  int algo = _gcry_cipher_map_name (name);
+  int algo = gc_algo (_gcry_cipher_map_name (name));
   if (!algo && real.map_name)
     algo = real.map_name (name);
   return algo;
@@ -442,7 +494,7 @@ gcry_cipher_get_algo_keylen (int algo)
 {
   init ();
   if (ours_algo (algo) || !real.get_algo_keylen)
-    return _gcry_cipher_get_algo_keylen (algo);
+    return _gcry_cipher_get_algo_keylen (gc_algo (algo));
   return real.get_algo_keylen (algo);
 }
 
@@ -451,7 +503,7 @@ gcry_cipher_get_algo_blklen (int algo)
 {
   init ();
   if (ours_algo (algo) || !real.get_algo_blklen)
-    return _gcry_cipher_get_algo_blklen (algo);
+    return _gcry_cipher_get_algo_blklen (gc_algo (algo));
   return real.get_algo_blklen (algo);
 }
 

@@ -2,20 +2,41 @@
  *
  * Normal allocations come from malloc (or the program's allocation
  * handler).  Secure allocations come from a pool of anonymous mappings
- * that are mlock()ed (kept out of swap) and excluded from core dumps;
- * freeing a secure block wipes it.  If locking fails (RLIMIT_MEMLOCK,
- * no privilege) the pool is used unlocked and a warning is logged once,
- * unless the program suppressed it (GCRYCTL_DISABLE_SECMEM_WARN) or
- * deferred it (GCRYCTL_SUSPEND_SECMEM_WARN), as libgcrypt does.
+ * that are mlock()ed (kept out of swap) and excluded from core dumps
+ * (madvise MADV_DONTDUMP); freeing a secure block wipes it.  If locking
+ * fails (RLIMIT_MEMLOCK, no privilege) the pool is used unlocked and a
+ * warning is logged once, unless the program suppressed it
+ * (GCRYCTL_DISABLE_SECMEM_WARN) or deferred it
+ * (GCRYCTL_SUSPEND_SECMEM_WARN), as libgcrypt does.
  *
- * Pool layout: a table of regions (mappings).  A pool region is cut into
- * blocks, each a 16-byte header {size incl. header, in-use flag} then the
- * payload, so payloads are 16-byte aligned; allocation is first fit with
- * coalescing of adjacent free blocks during the walk.  Requests larger
- * than half a pool region get a region of their own, unmapped on free.
- * The pool grows by adding regions (libgcrypt needs AUTO_EXPAND_SECMEM
- * for that; gcipher always grows, it never fails a secure allocation
- * only because a fixed pool is full).  One mutex guards the table.
+ * Pool size and exhaustion follow libgcrypt 1.10 (observed on the system
+ * library; the manual's GCRYCTL_INIT_SECMEM and GCRYCTL_AUTO_EXPAND_SECMEM):
+ *
+ *  - The primary pool is 32 KiB, made on first use, or max (N, 16 KiB)
+ *    rounded up to the page size when GCRYCTL_INIT_SECMEM N (N > 0) comes
+ *    first; a later INIT_SECMEM leaves an existing pool alone.
+ *    INIT_SECMEM 0 disables secure memory like GCRYCTL_DISABLE_SECMEM
+ *    (secure requests are then served from normal memory; libgcrypt
+ *    aborts instead).
+ *  - gcry_malloc_secure, gcry_calloc_secure, gcry_realloc of a secure
+ *    block, and so gcry_cipher_open with GCRY_CIPHER_SECURE, fail when
+ *    the pool cannot hold the request: NULL with errno ENOMEM, which
+ *    gcry_cipher_open reports as GPG_ERR_ENOMEM.  Never a crash.
+ *  - The x* variants add an overflow region instead (libgcrypt's
+ *    "overflow pools"); only if that fails too do they ask the
+ *    out-of-core handler and end through _gcry_fatal_error.
+ *  - After GCRYCTL_AUTO_EXPAND_SECMEM CHUNK every secure request may add
+ *    an overflow region of max (CHUNK or 32 KiB, request) bytes.
+ *    (libgcrypt fails a request larger than the chunk; gcipher serves
+ *    it, as the program asked for expansion.)
+ *  Overflow regions are mapped, locked and excluded from dumps like the
+ *  primary pool (libgcrypt takes them from malloc, unlocked).
+ *
+ * Pool layout: a table of regions (mappings), each cut into blocks, each
+ * a 16-byte header {size incl. header, in-use flag} then the payload, so
+ * payloads are 16-byte aligned; allocation is first fit over all regions
+ * with coalescing of adjacent free blocks during the walk.  One mutex
+ * guards the table.
  *
  * Error conventions (as libgcrypt's): a zero-byte request fails with
  * errno EINVAL, an impossible one with ENOMEM; the x* variants never
@@ -62,7 +83,8 @@ store (T &v, T x)
 /* ---- Pool ---------------------------------------------------------- */
 constexpr size_t HDR = 16;            /* Block header; payload alignment. */
 constexpr size_t MIN_SPLIT = HDR + 16;
-constexpr size_t DEFAULT_POOL = 32768;
+constexpr size_t DEFAULT_POOL = 32768;   /* libgcrypt's default pool.  */
+constexpr size_t MIN_POOL = 16384;       /* Smallest INIT_SECMEM pool.  */
 constexpr int MAX_REGIONS = 1024;
 
 struct blk_hdr
@@ -76,13 +98,15 @@ struct region
 {
   unsigned char *base;   /* NULL: slot unused.  */
   size_t size;           /* Mapping length (multiple of the page).  */
-  bool dedicated;        /* One block, unmapped when freed.  */
 };
 
 pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 region regions[MAX_REGIONS];
 int n_regions;                   /* Slots in use are below this.  */
-size_t pool_region_size = DEFAULT_POOL;
+size_t pool_region_size = DEFAULT_POOL;  /* Primary pool (bytes).  */
+bool pool_made;                  /* The primary pool was mapped.  */
+bool auto_expand;                /* GCRYCTL_AUTO_EXPAND_SECMEM seen.  */
+size_t expand_chunk = DEFAULT_POOL;  /* Its overflow region size.  */
 size_t pool_used_bytes;          /* Payload bytes handed out (stats).  */
 size_t pool_used_blocks;
 
@@ -117,10 +141,11 @@ insecure_warning (void)
                   "using insecure memory!\n");
 }
 
-/* Map and (try to) lock a new region of at least SIZE bytes.  Returns
- * its slot, or -1 with errno ENOMEM.  Pool lock held.  */
+/* Map and (try to) lock a new region of at least SIZE bytes, excluded
+ * from core dumps.  Returns its slot, or -1 with errno ENOMEM.  Pool
+ * lock held.  */
 int
-region_new (size_t size, bool dedicated)
+region_new (size_t size)
 {
   size_t ps = page_size ();
   if (size > SIZE_MAX - ps)
@@ -163,7 +188,6 @@ region_new (size_t size, bool dedicated)
     n_regions++;
   regions[slot].base = (unsigned char *) p;
   regions[slot].size = size;
-  regions[slot].dedicated = dedicated;
   blk_hdr *b = (blk_hdr *) p;
   b->size = size;
   b->used = 0;
@@ -234,10 +258,13 @@ region_alloc (int slot, size_t need)
   return nullptr;
 }
 
+/* A secure block of N bytes from the pool.  Without room: with XHINT
+ * (the x* variants) or after AUTO_EXPAND_SECMEM an overflow region is
+ * added, else NULL with errno ENOMEM (libgcrypt 1.10's behaviour).  */
 void *
-pool_alloc (size_t n)
+pool_alloc (size_t n, bool xhint)
 {
-  if (n > SIZE_MAX - 2 * HDR)
+  if (n > SIZE_MAX / 2)
     {
       errno = ENOMEM;
       return nullptr;
@@ -245,31 +272,21 @@ pool_alloc (size_t n)
   size_t need = ((n + 15) & ~(size_t) 15) + HDR;
   void *p = nullptr;
   pthread_mutex_lock (&pool_lock);
-  if (need > pool_region_size / 2)
+  if (!pool_made)
+    pool_made = region_new (pool_region_size) >= 0;
+  for (int i = 0; i < n_regions && !p; i++)
+    if (regions[i].base)
+      p = region_alloc (i, need);
+  if (!p && (xhint || load (auto_expand)))
     {
-      int slot = region_new (need, true);
+      size_t size = auto_expand ? expand_chunk : pool_region_size;
+      int slot = region_new (need > size ? need : size);
       if (slot >= 0)
-        {
-          blk_hdr *b = (blk_hdr *) regions[slot].base;
-          b->used = 1;
-          pool_used_bytes += b->size - HDR;
-          pool_used_blocks++;
-          p = regions[slot].base + HDR;
-        }
-    }
-  else
-    {
-      for (int i = 0; i < n_regions && !p; i++)
-        if (regions[i].base && !regions[i].dedicated)
-          p = region_alloc (i, need);
-      if (!p)
-        {
-          int slot = region_new (pool_region_size, false);
-          if (slot >= 0)
-            p = region_alloc (slot, need);
-        }
+        p = region_alloc (slot, need);
     }
   pthread_mutex_unlock (&pool_lock);
+  if (!p)
+    errno = ENOMEM;
   return p;
 }
 
@@ -281,8 +298,8 @@ pool_block_size (const void *p)
   return b->size - HDR;
 }
 
-/* Free P if it is a pool block: wipe it, mark it free (or unmap a
- * dedicated region).  Returns false if P is not in the pool.  */
+/* Free P if it is a pool block: wipe it and mark it free.  Returns
+ * false if P is not in the pool.  */
 bool
 pool_free (void *p)
 {
@@ -304,8 +321,6 @@ pool_free (void *p)
   b->used = 0;
   pool_used_bytes -= b->size - HDR;
   pool_used_blocks--;
-  if (regions[slot].dedicated)
-    region_release (slot);
   pthread_mutex_unlock (&pool_lock);
   return true;
 }
@@ -374,11 +389,25 @@ _gcry_secmem_init (size_t n)
       return;
     }
   pthread_mutex_lock (&pool_lock);
-  /* Sizes the pool regions made from now on; at least the default.  */
-  if (n > pool_region_size && n < ((size_t) 1 << 30))
-    pool_region_size = (n + 4095) & ~(size_t) 4095;
-  if (!n_regions)
-    region_new (pool_region_size, false);
+  /* Only before the primary pool exists (libgcrypt ignores a second
+   * INIT_SECMEM too).  */
+  if (!pool_made)
+    {
+      size_t ps = page_size ();
+      if (n < MIN_POOL)
+        n = MIN_POOL;
+      pool_region_size = (n + ps - 1) & ~(ps - 1);
+      pool_made = region_new (pool_region_size) >= 0;
+    }
+  pthread_mutex_unlock (&pool_lock);
+}
+
+void
+_gcry_secmem_set_auto_expand (unsigned int chunk)
+{
+  pthread_mutex_lock (&pool_lock);
+  expand_chunk = chunk ? ((size_t) chunk + 15) & ~(size_t) 15 : DEFAULT_POOL;
+  store (auto_expand, true);
   pthread_mutex_unlock (&pool_lock);
 }
 
@@ -403,7 +432,7 @@ _gcry_secmem_term (void)
   pthread_mutex_lock (&pool_lock);
   for (int i = 0; i < n_regions; i++)
     {
-      if (!regions[i].base || regions[i].dedicated)
+      if (!regions[i].base)
         continue;
       size_t off = 0;
       bool any_used = false;
@@ -416,6 +445,8 @@ _gcry_secmem_term (void)
       if (!any_used)
         region_release (i);
     }
+  if (!n_regions)
+    pool_made = false;  /* Mapped again (same size) on next use.  */
   pthread_mutex_unlock (&pool_lock);
 }
 
@@ -473,8 +504,10 @@ _gcry_malloc (size_t n)
   return p;
 }
 
-void *
-_gcry_malloc_secure (size_t n)
+/* The secure allocators with libgcrypt's "xhint": XHINT is true for
+ * the x* variants, which may grow the pool (see the file comment).  */
+static void *
+malloc_secure_x (size_t n, bool xhint)
 {
   if (!n)
     {
@@ -491,7 +524,78 @@ _gcry_malloc_secure (size_t n)
         errno = ENOMEM;
       return p;
     }
-  return pool_alloc (n);
+  return pool_alloc (n, xhint);
+}
+
+static void *
+calloc_secure_x (size_t n, size_t m, bool xhint)
+{
+  size_t total;
+  if (mul_overflows (n, m, &total))
+    {
+      errno = ENOMEM;
+      return nullptr;
+    }
+  void *p = malloc_secure_x (total, xhint);
+  if (p)
+    memset (p, 0, total);
+  return p;
+}
+
+static void *
+realloc_x (void *a, size_t n, bool xhint)
+{
+  if (!a)
+    return _gcry_malloc (n);
+  if (!n)
+    {
+      _gcry_free (a);
+      return nullptr;
+    }
+  /* A pool block stays in the pool: copy into a new secure block.  */
+  size_t old = 0;
+  pthread_mutex_lock (&pool_lock);
+  if (region_of (a) >= 0)
+    old = pool_block_size (a);
+  pthread_mutex_unlock (&pool_lock);
+  if (old)
+    {
+      if (n <= old)
+        return a;
+      void *p = pool_alloc (n, xhint);
+      if (!p)
+        return nullptr;   /* A stays valid, as with realloc.  */
+      memcpy (p, a, old);
+      pool_free (a);
+      return p;
+    }
+  gcry_handler_realloc_t h = load (h_realloc);
+  void *p = h ? h (a, n) : realloc (a, n);
+  if (!p && !errno)
+    errno = ENOMEM;
+  return p;
+}
+
+static char *
+strdup_x (const char *s, bool xhint)
+{
+  if (!s)
+    {
+      errno = EINVAL;
+      return nullptr;
+    }
+  size_t n = strlen (s) + 1;
+  char *p = (char *) (_gcry_is_secure (s) ? malloc_secure_x (n, xhint)
+                                          : _gcry_malloc (n));
+  if (p)
+    memcpy (p, s, n);
+  return p;
+}
+
+void *
+_gcry_malloc_secure (size_t n)
+{
+  return malloc_secure_x (n, false);
 }
 
 void *
@@ -512,50 +616,13 @@ _gcry_calloc (size_t n, size_t m)
 void *
 _gcry_calloc_secure (size_t n, size_t m)
 {
-  size_t total;
-  if (mul_overflows (n, m, &total))
-    {
-      errno = ENOMEM;
-      return nullptr;
-    }
-  void *p = _gcry_malloc_secure (total);
-  if (p)
-    memset (p, 0, total);
-  return p;
+  return calloc_secure_x (n, m, false);
 }
 
 void *
 _gcry_realloc (void *a, size_t n)
 {
-  if (!a)
-    return _gcry_malloc (n);
-  if (!n)
-    {
-      _gcry_free (a);
-      return nullptr;
-    }
-  /* A pool block stays in the pool: copy into a new secure block.  */
-  size_t old = 0;
-  pthread_mutex_lock (&pool_lock);
-  if (region_of (a) >= 0)
-    old = pool_block_size (a);
-  pthread_mutex_unlock (&pool_lock);
-  if (old)
-    {
-      if (n <= old)
-        return a;
-      void *p = pool_alloc (n);
-      if (!p)
-        return nullptr;
-      memcpy (p, a, old);
-      pool_free (a);
-      return p;
-    }
-  gcry_handler_realloc_t h = load (h_realloc);
-  void *p = h ? h (a, n) : realloc (a, n);
-  if (!p && !errno)
-    errno = ENOMEM;
-  return p;
+  return realloc_x (a, n, false);
 }
 
 void
@@ -591,17 +658,7 @@ _gcry_is_secure (const void *a)
 char *
 _gcry_strdup (const char *s)
 {
-  if (!s)
-    {
-      errno = EINVAL;
-      return nullptr;
-    }
-  size_t n = strlen (s) + 1;
-  char *p = (char *) (_gcry_is_secure (s) ? _gcry_malloc_secure (n)
-                                          : _gcry_malloc (n));
-  if (p)
-    memcpy (p, s, n);
-  return p;
+  return strdup_x (s, false);
 }
 
 /* ---- x* variants ------------------------------------------------------ */
@@ -619,7 +676,7 @@ void *
 _gcry_xmalloc_secure (size_t n)
 {
   void *p;
-  while (!(p = _gcry_malloc_secure (n)))
+  while (!(p = malloc_secure_x (n, true)))
     out_of_core (n, true, errno);
   return p;
 }
@@ -640,7 +697,7 @@ void *
 _gcry_xcalloc_secure (size_t n, size_t m)
 {
   void *p;
-  while (!(p = _gcry_calloc_secure (n, m)))
+  while (!(p = calloc_secure_x (n, m, true)))
     {
       size_t total;
       out_of_core (mul_overflows (n, m, &total) ? 0 : total, true, errno);
@@ -652,7 +709,7 @@ void *
 _gcry_xrealloc (void *a, size_t n)
 {
   void *p;
-  while (!(p = _gcry_realloc (a, n)))
+  while (!(p = realloc_x (a, n, true)))
     {
       if (!n && a)
         return nullptr;   /* realloc (a, 0) frees: not an error.  */
@@ -667,7 +724,7 @@ _gcry_xstrdup (const char *s)
   char *p;
   if (!s)
     return nullptr;  /* Nothing to copy; libgcrypt would crash.  */
-  while (!(p = _gcry_strdup (s)))
+  while (!(p = strdup_x (s, true)))
     out_of_core (strlen (s) + 1, _gcry_is_secure (s), errno);
   return p;
 }

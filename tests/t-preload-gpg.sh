@@ -15,13 +15,15 @@
 #     DECRYPTION_INFO must name the requested algorithm.
 #     Then, for 1 MiB: the generic path (GCIPHER_DISABLE_HWF=all, trace
 #     must say path=generic); legacy packets without MDC (--rfc2440, CFB
-#     with GCRY_CIPHER_ENABLE_SYNC); Twofish, which gcipher lacks: round
-#     trip through the forwarding path without strict mode, and a clean
-#     refusal (gpg error exit, no crash) in strict mode.
+#     with GCRY_CIPHER_ENABLE_SYNC); Twofish taken away from gcipher with
+#     GCIPHER_FORWARD=TWOFISH (gcipher implements every libgcrypt cipher,
+#     so that is how the forwarding path is reached): round trip through
+#     the real libgcrypt without strict mode, and a clean refusal (gpg
+#     error exit, no crash) in strict mode.
 #  2. With the helper t-preload-helper (built by make check): the same
 #     fixed AES encryptions, stock vs strict preload (must agree wherever
-#     gcipher serves the mode); Twofish-CBC and Camellia128-CBC, which
-#     gcipher does not implement, forwarded without strict mode (must
+#     gcipher serves the mode); Twofish-CBC and Camellia128-CBC, taken
+#     away with GCIPHER_FORWARD, forwarded without strict mode (must
 #     agree with stock, trace "-> forwarded"), refused in strict mode
 #     (GPG_ERR_CIPHER_ALGO, name "?"), and GPG_ERR_NOT_IMPLEMENTED when no
 #     real libgcrypt is in the process.
@@ -64,7 +66,7 @@ fi
 case $PRELOAD in /*) ;; *) PRELOAD=$(cd "$(dirname "$PRELOAD")" && pwd)/$(basename "$PRELOAD") ;; esac
 
 # Never inherit a preload or gcipher settings from the caller.
-unset LD_PRELOAD GCIPHER_STRICT GCIPHER_TRACE
+unset LD_PRELOAD GCIPHER_STRICT GCIPHER_TRACE GCIPHER_FORWARD
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/t-preload-gpg.XXXXXX") || exit 1
 GNUPGHOME=$tmp/h
@@ -215,9 +217,11 @@ XOPTS="--rfc2440 --ignore-mdc-error"
 roundtrip r AES128 7 AES "$d/f1m"
 XOPTS=
 
-# 1d. Twofish, which gcipher does not implement: forwarded to the real
-#     libgcrypt without strict mode (round trip with stock), refused
-#     cleanly in strict mode (gpg reports an invalid algorithm, no crash).
+# 1d. Twofish taken away from gcipher (GCIPHER_FORWARD): forwarded to
+#     the real libgcrypt without strict mode (round trip with stock),
+#     refused cleanly in strict mode (gpg reports an invalid algorithm,
+#     no crash).
+PRE_ENV=GCIPHER_FORWARD=TWOFISH
 STRICT=0
 roundtrip f TWOFISH 10 - "$d/f1m"
 STRICT=1
@@ -228,6 +232,7 @@ fi
 pre_gpg "$d/tw.strict.trace" --symmetric --cipher-algo TWOFISH \
   -o "$d/tw.strict.gpg" "$d/f1" 2> "$d/tw.strict.err"
 rc=$?
+PRE_ENV=
 if [ $rc -eq 0 ] || [ $rc -gt 125 ]; then
   fail "TWOFISH strict: gpg should refuse cleanly, exit status $rc"
   sed 's/^/  /' "$d/tw.strict.err"
@@ -263,6 +268,10 @@ else
   fi
   h_stock () { LD_PRELOAD=$SYSLIB "$HELPER" "$@"; }
   h_pre () { LD_PRELOAD="$PRELOAD $SYSLIB" "$HELPER" "$@"; }
+  h_fwd () {
+    GCIPHER_FORWARD=TWOFISH,CAMELLIA128 LD_PRELOAD="$PRELOAD $SYSLIB" \
+      "$HELPER" "$@"
+  }
 
   served=0 notserved=
   for algo in 7 8 9; do
@@ -284,7 +293,7 @@ else
   for algo in 10:TWOFISH 310:CAMELLIA128; do
     num=${algo%%:*} name=${algo#*:}
     s=$(h_stock "$num" 3)
-    p=$(GCIPHER_TRACE=$tmp/fwd.trace h_pre "$num" 3)
+    p=$(GCIPHER_TRACE=$tmp/fwd.trace h_fwd "$num" 3)
     case $s in *" open=0 "*" rt=ok") ;; *) fail "$name: stock helper failed: $s" ;; esac
     [ "$s" = "$p" ] || fail "$name forwarded differs: stock [$s] preload [$p]"
     grep -q "algo=$name mode=CBC -> forwarded" "$tmp/fwd.trace" \
@@ -292,15 +301,15 @@ else
     grep -q "path=forwarded" "$tmp/fwd.trace" \
       || fail "$name: trace lacks 'path=forwarded'"
     rm -f "$tmp/fwd.trace"
-    p=$(GCIPHER_STRICT=1 h_pre "$num" 3)
+    p=$(GCIPHER_STRICT=1 h_fwd "$num" 3)
     case $p in "name=? keylen=0 blklen=0 map=0 test=12 open=12") ;;
       *) fail "$name strict: expected clean refusal, got [$p]" ;; esac
-    p=$(LD_PRELOAD=$PRELOAD "$HELPER" "$num" 3)
+    p=$(GCIPHER_FORWARD=TWOFISH,CAMELLIA128 LD_PRELOAD=$PRELOAD "$HELPER" "$num" 3)
     case $p in *" open=69") ;;
       *) fail "$name without real libgcrypt: expected open=69, got [$p]" ;; esac
   done
   echo "$me: helper: AES modes served in strict mode and equal to stock: $served/15" \
-       "(not served:${notserved:- none}); TWOFISH/CAMELLIA128-CBC forwarded = stock," \
+       "(not served:${notserved:- none}); TWOFISH/CAMELLIA128-CBC (GCIPHER_FORWARD) forwarded = stock," \
        "strict -> GPG_ERR_CIPHER_ALGO, no libgcrypt -> GPG_ERR_NOT_IMPLEMENTED"
 fi
 

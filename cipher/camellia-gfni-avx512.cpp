@@ -1,0 +1,29 @@
+/* camellia-gfni-avx512.cpp - Camellia bulk modes with GFNI on zmm
+ * registers: batches of 64 blocks (byte-sliced, camellia-gfni.h; the 32
+ * zmm registers of x86-64 hold the whole state), the rest in batches of
+ * 32 (ymm) and 16 (xmm).  Built with -mgfni and AVX-512 F/VL/BW/DQ in its
+ * own convenience library; used when HWF_INTEL_GFNI and HWF_INTEL_AVX512
+ * are present.
+ */
+#include <config.h>
+
+/* GCC 12's AVX-512 intrinsics start from _mm512_undefined_epi32 (), a
+ * self-initialised variable that trips -Wmaybe-uninitialized where they
+ * are inlined.  */
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+
+#include "gfni-vec-x86.h"
+#include "camellia-gfni.h"
+#include "cipher-batch-modes.h"
+
+static_assert (camellia_gfni<gfni_vec512>::N == CAMELLIA_GFNI_AVX512_LANES);
+
+void
+_gcry_camellia_gfni_avx512_fill (cipher_bulk_ops *bulk, CAMELLIA_context *ctx)
+{
+  typedef batch_modes<gfni_vec_clear_zmm, camellia_gfni<gfni_vec512>,
+              camellia_gfni<gfni_vec256>,
+              camellia_gfni<gfni_vec128> > modes;
+  modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
+}

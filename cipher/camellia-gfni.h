@@ -1,0 +1,218 @@
+/* camellia-gfni.h - the Camellia GFNI kernel, one template over the
+ * register width (Ops: gfni-vec-x86.h's xmm, ymm or zmm operations; 16,
+ * 32 or 64 blocks per batch).  Included only by camellia-gfni-avx2.cpp
+ * and camellia-gfni-avx512.cpp, which are compiled with those ISAs'
+ * flags and chain the widths (cipher-batch-modes.h).
+ *
+ * Layout: byte-sliced.  A batch is W blocks in 16 registers; after an
+ * in-lane 16x16 byte transpose (four passes of byte unpacks, each a
+ * rotation of the 8-bit (register, byte) index) register p holds byte p
+ * of every block.  Camellia's S-function applies one fixed S-box per
+ * byte position (RFC 3713 2.4.1: t1 SBOX1, t2 SBOX2, ...), so each
+ * register needs exactly one S-box: GF2P8AFFINEQB (input affine map,
+ * moved into the AES field) then GF2P8AFFINEINVQB (inversion and output
+ * affine map), operands from camellia-internal.h, which checks them
+ * against the reference S-boxes on all 256 inputs at compile time.  The
+ * P-function is 16 register XORs (a network equal to RFC 3713 2.4.1's
+ * equations, outputs in the order y5..y8, y1..y4); FL / FL^-1 (2.4.2,
+ * 2.4.3) are byte-wise AND/OR/XOR with the 32-bit rotation by one bit
+ * spread over four byte registers.  Subkey bytes are broadcast from a
+ * qword with a byte shuffle.  All data-independent: constant time.
+ *
+ * The mode drivers are cipher-batch-modes.h's, around crypt_blocks.
+ */
+#ifndef GCIPHER_CAMELLIA_GFNI_H
+#define GCIPHER_CAMELLIA_GFNI_H
+
+#include <string.h>
+#include "camellia-internal.h"
+
+#define CAM_GFNI_INLINE inline __attribute__ ((always_inline))
+
+template <class Ops>
+struct camellia_gfni
+{
+  typedef typename Ops::V V;
+  static constexpr size_t N = Ops::W;   /* Blocks per batch.  */
+
+  /* The in-lane 16x16 byte transpose (an involution after four passes:
+   * each pass rotates the index bits (register r3..r0, byte b3..b0) left
+   * by one).  */
+  static CAM_GFNI_INLINE void
+  transpose (V (&x)[16])
+  {
+#pragma GCC unroll 16
+    for (int pass = 0; pass < 4; pass++)
+      {
+        V y[16];
+#pragma GCC unroll 16
+        for (int i = 0; i < 8; i++)
+          {
+            y[2 * i] = Ops::unpacklo8 (x[i], x[i + 8]);
+            y[2 * i + 1] = Ops::unpackhi8 (x[i], x[i + 8]);
+          }
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; i++)
+          x[i] = y[i];
+      }
+  }
+
+  /* Byte P (0 = most significant, RFC byte order) of the subkey whose
+   * qword is broadcast in KV, in every byte.  */
+  static CAM_GFNI_INLINE V
+  kbyte (V kv, int p)
+  {
+    return Ops::shuffle8 (kv, Ops::set1_8 ((char) (7 - p)));
+  }
+
+  template <int S>
+  static CAM_GFNI_INLINE V
+  sbox (V x)
+  {
+    using namespace camellia_detail;
+    constexpr gfni_sbox s = S == 1 ? cam_gfni_s1 : S == 2 ? cam_gfni_s2
+                            : S == 3 ? cam_gfni_s3 : cam_gfni_s4;
+    const V a = Ops::template affine<s.cpre> (x, Ops::bcast64 (s.pre));
+    return Ops::template affineinv<s.cpost> (a, Ops::bcast64 (s.post));
+  }
+
+  /* R ^= F (L, K) (RFC 3713 2.4.1) on byte-sliced halves.  */
+  static CAM_GFNI_INLINE void
+  feistel (const V *l, V *r, uint64_t k)
+  {
+    const V kv = Ops::bcast64 (k);
+    V z[8];
+#pragma GCC unroll 16
+    for (int p = 0; p < 8; p++)
+      z[p] = l[p] ^ kbyte (kv, p);
+    z[0] = sbox<1> (z[0]);
+    z[1] = sbox<2> (z[1]);
+    z[2] = sbox<3> (z[2]);
+    z[3] = sbox<4> (z[3]);
+    z[4] = sbox<2> (z[4]);
+    z[5] = sbox<3> (z[5]);
+    z[6] = sbox<4> (z[6]);
+    z[7] = sbox<1> (z[7]);
+    /* P: z1..z4 end as y5..y8, z5..z8 as y1..y4.  */
+    z[0] ^= z[5]; z[1] ^= z[6]; z[2] ^= z[7]; z[3] ^= z[4];
+    z[4] ^= z[2]; z[5] ^= z[3]; z[6] ^= z[0]; z[7] ^= z[1];
+    z[0] ^= z[7]; z[1] ^= z[4]; z[2] ^= z[5]; z[3] ^= z[6];
+    z[4] ^= z[3]; z[5] ^= z[0]; z[6] ^= z[1]; z[7] ^= z[2];
+#pragma GCC unroll 16
+    for (int p = 0; p < 4; p++)
+      {
+        r[p] ^= z[p + 4];
+        r[p + 4] ^= z[p];
+      }
+  }
+
+  /* (A <<< 1) of the 32-bit word in the byte registers A[0..3] (A[0] the
+   * most significant), byte I.  */
+  static CAM_GFNI_INLINE V
+  rol1 (const V *a, int i)
+  {
+    return Ops::shl1 (a[i]) | Ops::shr7 (a[(i + 1) & 3]);
+  }
+
+  /* FL (RFC 3713 2.4.2) on X[0..7].  */
+  static CAM_GFNI_INLINE void
+  fl (V *x, uint64_t k)
+  {
+    const V kv = Ops::bcast64 (k);
+    V a[4];
+#pragma GCC unroll 16
+    for (int i = 0; i < 4; i++)
+      a[i] = x[i] & kbyte (kv, i);
+#pragma GCC unroll 16
+    for (int i = 0; i < 4; i++)
+      x[4 + i] ^= rol1 (a, i);
+#pragma GCC unroll 16
+    for (int i = 0; i < 4; i++)
+      x[i] ^= x[4 + i] | kbyte (kv, 4 + i);
+  }
+
+  /* FL^-1 (RFC 3713 2.4.3) on Y[0..7].  */
+  static CAM_GFNI_INLINE void
+  flinv (V *y, uint64_t k)
+  {
+    const V kv = Ops::bcast64 (k);
+#pragma GCC unroll 16
+    for (int i = 0; i < 4; i++)
+      y[i] ^= y[4 + i] | kbyte (kv, 4 + i);
+    V a[4];
+#pragma GCC unroll 16
+    for (int i = 0; i < 4; i++)
+      a[i] = y[i] & kbyte (kv, i);
+#pragma GCC unroll 16
+    for (int i = 0; i < 4; i++)
+      y[4 + i] ^= rol1 (a, i);
+  }
+
+  static CAM_GFNI_INLINE void
+  whiten (V *x, uint64_t k)
+  {
+    const V kv = Ops::bcast64 (k);
+#pragma GCC unroll 16
+    for (int p = 0; p < 8; p++)
+      x[p] ^= kbyte (kv, p);
+  }
+
+  /* N blocks from IN to OUT (may be equal), encryption (RFC 3713 2.3.1,
+   * 2.3.2) or decryption (2.3.3: subkeys reversed), same schedule
+   * indices as camellia.cpp's cam_crypt.  */
+  template <bool DECRYPT>
+  static __attribute__ ((noinline)) void
+  crypt_blocks (const void *c, unsigned char *out, const unsigned char *in)
+  {
+    const CAMELLIA_context *ctx = (const CAMELLIA_context *) c;
+    const unsigned int nr = ctx->rounds;
+    const unsigned int nfl = nr / 6 - 1;
+    V x[16];
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; j++)
+      x[j] = Ops::load (in + Ops::W * j);
+    transpose (x);
+    V *d1 = x, *d2 = x + 8;
+    whiten (d1, ctx->kw[DECRYPT ? 2 : 0]);
+    whiten (d2, ctx->kw[DECRYPT ? 3 : 1]);
+    for (unsigned int r = 0; r < nr; r += 2)
+      {
+        if (r && r % 6 == 0)
+          {
+            const unsigned int l = r / 6 - 1;
+            if (DECRYPT)
+              {
+                fl (d1, ctx->ke[2 * (nfl - 1 - l) + 1]);
+                flinv (d2, ctx->ke[2 * (nfl - 1 - l)]);
+              }
+            else
+              {
+                fl (d1, ctx->ke[2 * l]);
+                flinv (d2, ctx->ke[2 * l + 1]);
+              }
+          }
+        feistel (d1, d2, ctx->k[DECRYPT ? nr - 1 - r : r]);
+        feistel (d2, d1, ctx->k[DECRYPT ? nr - 2 - r : r + 1]);
+      }
+    whiten (d2, ctx->kw[DECRYPT ? 0 : 2]);
+    whiten (d1, ctx->kw[DECRYPT ? 1 : 3]);
+    /* Output d2 || d1.  */
+    V y[16];
+#pragma GCC unroll 16
+    for (int p = 0; p < 8; p++)
+      {
+        y[p] = d2[p];
+        y[p + 8] = d1[p];
+      }
+    transpose (y);
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; j++)
+      Ops::store (out + Ops::W * j, y[j]);
+  }
+
+  /* Frame of crypt_blocks: the 32 state and transpose values, spilled
+   * where registers run out, and temporaries.  */
+  static constexpr unsigned int BURN = 48 * Ops::W + 512;
+};
+
+#endif /* GCIPHER_CAMELLIA_GFNI_H */

@@ -1,0 +1,225 @@
+/* chacha20-avx512.cpp - ChaCha20 (RFC 8439 2.3) sixteen blocks at a time
+ * with AVX-512 (F+VL+BW+DQ, hwf "intel-avx512"; built with those flags in
+ * its own convenience library).
+ *
+ * Layout as in chacha20-avx2.cpp, one word per register: zmm x[i] holds
+ * state word i of sixteen consecutive blocks, block k in 32-bit lane k,
+ * so a quarter round is the scalar one on whole registers and every
+ * rotation is one vprold.  Lanes differ only in words 12 and 13, the
+ * 64-bit block counter (chacha20-internal.h): lane k gets counter + k,
+ * an unsigned carry out of word 12 (a lane mask) adding 1 to word 13.
+ *
+ * Output: a 16x16 transpose of 32-bit elements.  For each group of four
+ * words 4g..4g+3, unpack 32 and unpack 64 transpose 4x4 inside every
+ * 128-bit lane L, giving u[g][j] whose lane L is words 4g..4g+3 of block
+ * 4L + j; then, for each j, a 4x4 transpose of 128-bit lanes
+ * (vshufi32x4) over u[0..3][j] gives the four whole blocks 4L + j.
+ *
+ * A remainder of NBLOCKS % 16 goes to the AVX2 path (eight blocks, then
+ * generic).  Constant time: the same instructions whatever the data.
+ * The keystream lives in zmm registers (cleared with vzeroall at the
+ * end) and the compiler's spill slots, which the caller burns (the
+ * returned depth).
+ */
+#include <config.h>
+#include <immintrin.h>
+
+/* GCC 12's AVX-512 intrinsics use a self-initialised "undefined" source
+ * operand that -Wuninitialized flags inside the header.  */
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+
+#include "chacha20-internal.h"
+#include "poly1305.h"
+
+#ifdef CHACHA20_USE_AVX512
+
+namespace {
+
+/* vprold by N.  */
+template <int N>
+inline __m512i
+rol (__m512i x)
+{
+  return _mm512_rol_epi32 (x, N);
+}
+
+/* RFC 8439 2.1 on sixteen blocks.  */
+inline void
+quarter_round (__m512i &a, __m512i &b, __m512i &c, __m512i &d)
+{
+  a = _mm512_add_epi32 (a, b); d = rol<16> (_mm512_xor_si512 (d, a));
+  c = _mm512_add_epi32 (c, d); b = rol<12> (_mm512_xor_si512 (b, c));
+  a = _mm512_add_epi32 (a, b); d = rol<8> (_mm512_xor_si512 (d, a));
+  c = _mm512_add_epi32 (c, d); b = rol<7> (_mm512_xor_si512 (b, c));
+}
+
+/* 4x4 transpose of 32-bit elements inside each 128-bit lane of W[0..3]
+ * (words 4g..4g+3 of block 4L + j, lane j of 128-bit lane L), in place:
+ * W[j] lane L becomes words 4g..4g+3 of block 4L + j.  */
+inline void
+transpose4 (__m512i *w)
+{
+  __m512i t0 = _mm512_unpacklo_epi32 (w[0], w[1]);
+  __m512i t1 = _mm512_unpackhi_epi32 (w[0], w[1]);
+  __m512i t2 = _mm512_unpacklo_epi32 (w[2], w[3]);
+  __m512i t3 = _mm512_unpackhi_epi32 (w[2], w[3]);
+  w[0] = _mm512_unpacklo_epi64 (t0, t2);
+  w[1] = _mm512_unpackhi_epi64 (t0, t2);
+  w[2] = _mm512_unpacklo_epi64 (t1, t3);
+  w[3] = _mm512_unpackhi_epi64 (t1, t3);
+}
+
+inline void
+xor_store (unsigned char *out, const unsigned char *in, __m512i ks)
+{
+  _mm512_storeu_si512 (out, _mm512_xor_si512 (ks, _mm512_loadu_si512 (in)));
+}
+
+/* Sixteen blocks from STATE (counter advanced by 16).  OUT/IN: 1024
+ * bytes.  HOOK (R) runs after double round R (0..9): the stitched
+ * ChaCha20-Poly1305 puts its scalar Poly1305 steps there, so the integer
+ * multiplies run beside the vector rounds.  It runs before any store to
+ * OUT.  */
+template <class Hook>
+inline void
+blocks16 (uint32_t *state, unsigned char *out, const unsigned char *in,
+          Hook &&hook)
+{
+  __m512i x[16], s[16];
+  for (int i = 0; i < 16; i++)
+    s[i] = _mm512_set1_epi32 ((int) state[i]);
+  const __m512i lane = _mm512_setr_epi32 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                          11, 12, 13, 14, 15);
+  __m512i lo = _mm512_add_epi32 (s[12], lane);
+  __mmask16 carry = _mm512_cmplt_epu32_mask (lo, s[12]);
+  s[12] = lo;
+  s[13] = _mm512_mask_add_epi32 (s[13], carry, s[13], _mm512_set1_epi32 (1));
+  for (int i = 0; i < 16; i++)
+    x[i] = s[i];
+  for (int r = 0; r < 10; r++)
+    {
+      quarter_round (x[0], x[4], x[8], x[12]);
+      quarter_round (x[1], x[5], x[9], x[13]);
+      quarter_round (x[2], x[6], x[10], x[14]);
+      quarter_round (x[3], x[7], x[11], x[15]);
+      quarter_round (x[0], x[5], x[10], x[15]);
+      quarter_round (x[1], x[6], x[11], x[12]);
+      quarter_round (x[2], x[7], x[8], x[13]);
+      quarter_round (x[3], x[4], x[9], x[14]);
+      hook (r);
+    }
+  for (int i = 0; i < 16; i++)
+    x[i] = _mm512_add_epi32 (x[i], s[i]);
+  for (int g = 0; g < 4; g++)
+    transpose4 (x + 4 * g);
+  /* x[4g + j], lane L: words 4g..4g+3 of block 4L + j.  */
+  for (int j = 0; j < 4; j++)
+    {
+      __m512i a = _mm512_shuffle_i32x4 (x[j], x[4 + j], 0x44);
+      __m512i b = _mm512_shuffle_i32x4 (x[j], x[4 + j], 0xee);
+      __m512i c = _mm512_shuffle_i32x4 (x[8 + j], x[12 + j], 0x44);
+      __m512i d = _mm512_shuffle_i32x4 (x[8 + j], x[12 + j], 0xee);
+      /* a: lanes (g0 L0, g0 L1, g1 L0, g1 L1), c likewise for g2, g3.  */
+      const size_t o = 64 * j;
+      xor_store (out + o, in + o, _mm512_shuffle_i32x4 (a, c, 0x88));
+      xor_store (out + o + 256, in + o + 256, _mm512_shuffle_i32x4 (a, c, 0xdd));
+      xor_store (out + o + 512, in + o + 512, _mm512_shuffle_i32x4 (b, d, 0x88));
+      xor_store (out + o + 768, in + o + 768, _mm512_shuffle_i32x4 (b, d, 0xdd));
+    }
+  uint64_t ctr = ((uint64_t) state[13] << 32) | state[12];
+  ctr += 16;
+  state[12] = (uint32_t) ctr;
+  state[13] = (uint32_t) (ctr >> 32);
+}
+
+/* Clear every vector register: vzeroall for zmm0..15, zmm16..31 by
+ * hand.  */
+inline void
+clear_zmm ()
+{
+  _mm256_zeroall ();
+  asm volatile (
+      "vpxord %%zmm16, %%zmm16, %%zmm16\n\tvpxord %%zmm17, %%zmm17, %%zmm17\n\t"
+      "vpxord %%zmm18, %%zmm18, %%zmm18\n\tvpxord %%zmm19, %%zmm19, %%zmm19\n\t"
+      "vpxord %%zmm20, %%zmm20, %%zmm20\n\tvpxord %%zmm21, %%zmm21, %%zmm21\n\t"
+      "vpxord %%zmm22, %%zmm22, %%zmm22\n\tvpxord %%zmm23, %%zmm23, %%zmm23\n\t"
+      "vpxord %%zmm24, %%zmm24, %%zmm24\n\tvpxord %%zmm25, %%zmm25, %%zmm25\n\t"
+      "vpxord %%zmm26, %%zmm26, %%zmm26\n\tvpxord %%zmm27, %%zmm27, %%zmm27\n\t"
+      "vpxord %%zmm28, %%zmm28, %%zmm28\n\tvpxord %%zmm29, %%zmm29, %%zmm29\n\t"
+      "vpxord %%zmm30, %%zmm30, %%zmm30\n\tvpxord %%zmm31, %%zmm31, %%zmm31"
+      ::: "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",
+          "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29",
+          "xmm30", "xmm31");
+}
+
+} // namespace
+
+unsigned int
+_gcry_chacha20_avx512_blocks (uint32_t *state, unsigned char *out,
+                              const unsigned char *in, size_t nblocks)
+{
+  unsigned int depth = 0;
+  if (nblocks >= 16)
+    {
+      for (; nblocks >= 16; nblocks -= 16, in += 1024, out += 1024)
+        blocks16 (state, out, in, [] (int) {});
+      clear_zmm ();
+      depth = 64 * 64 + 16 * sizeof (void *);  /* Spilled zmm registers. */
+    }
+  if (nblocks)
+    {
+      unsigned int d = _gcry_chacha20_avx2_blocks (state, out, in, nblocks);
+      depth = d > depth ? d : depth;
+    }
+  return depth;
+}
+#ifdef POLY1305_RADIX44
+/* ChaCha20-Poly1305 (RFC 8439 2.8) stitched: NBLOCKS (a multiple of 16)
+ * keystream blocks XORed from IN to OUT (IN == OUT allowed) and the
+ * ciphertext absorbed into MAC as whole 16-byte blocks (MAC must hold no
+ * partial block, STATE no unused keystream; the caller checks).
+ *
+ * Each 16-block ChaCha20 pass carries the Poly1305 of 1024 ciphertext
+ * bytes in its round loop (sixteen four-block steps, two after each of
+ * double rounds 0..5 and one after 6..9).  Decryption authenticates the
+ * pass's own input (read before the pass stores); encryption the
+ * previous pass's output, and the last pass's output after the loop.
+ * Same results as the ChaCha20 and Poly1305 paths run one after the
+ * other.  */
+unsigned int
+_gcry_chacha20_poly1305_avx512 (uint32_t *state, poly1305_context *mac,
+                                unsigned char *out, const unsigned char *in,
+                                size_t nblocks, int encrypt)
+{
+  using namespace poly1305_radix44;
+  constexpr uint64_t hibit = 1ull << 40;
+  if (nblocks < 16)
+    return 0;
+  uint64_t s[4][2];
+  times20 (mac, s);
+  uint64_t h0 = mac->h[0], h1 = mac->h[1], h2 = mac->h[2];
+  const unsigned char *m = encrypt ? nullptr : in;
+  for (; nblocks >= 16; nblocks -= 16, in += 1024, out += 1024)
+    {
+      if (!m)   /* Encryption's first pass: nothing to authenticate yet.  */
+        blocks16 (state, out, in, [] (int) {});
+      else
+        blocks16 (state, out, in, [&] (int r) {
+          const int first = r < 6 ? 2 * r : r + 6, count = r < 6 ? 2 : 1;
+          for (int k = 0; k < count; k++)
+            step4 (h0, h1, h2, mac, s, m + 64 * (first + k), hibit);
+        });
+      m = encrypt ? out : in + 1024;
+    }
+  if (encrypt)
+    for (int k = 0; k < 16; k++)
+      step4 (h0, h1, h2, mac, s, out - 1024 + 64 * k, hibit);
+  mac->h[0] = h0; mac->h[1] = h1; mac->h[2] = h2;
+  wipememory (s, sizeof s);
+  clear_zmm ();
+  return 64 * 64 + 64 * sizeof (void *);
+}
+#endif /* POLY1305_RADIX44 */
+
+#endif /* CHACHA20_USE_AVX512 */

@@ -1,0 +1,86 @@
+/* chacha20-internal.h - ChaCha20 context shared by chacha20.cpp and its
+ * ISA back ends.
+ *
+ * The state is RFC 8439 2.3's sixteen 32-bit words:
+ *   0..3   the constants ("expand 32-byte k", or "expand 16-byte k" for
+ *          the 16-byte keys libgcrypt also takes)
+ *   4..11  the key (a 16-byte key twice)
+ *   12..15 block counter and nonce.  libgcrypt (and so gcipher) treats
+ *          words 12..13 as one 64-bit little-endian block counter that
+ *          wraps at 2^64 without touching word 14; with the 12-byte nonce
+ *          of RFC 8439 2.3 the counter is word 12 and a wrap carries into
+ *          the first nonce word (RFC 8439 leaves that case undefined).
+ */
+#ifndef GCIPHER_CHACHA20_INTERNAL_H
+#define GCIPHER_CHACHA20_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "cipher-internal.h"
+
+#define CHACHA20_BLOCKSIZE 64
+
+/* x86 builds have the AVX2 path (cipher/Makefile.am, ARCH_X86).  */
+#ifdef GCIPHER_ARCH_X86
+# define CHACHA20_USE_AVX2 1
+/* ... and amd64 builds the AVX-512 one (ARCH_X86_64).  */
+# ifdef __x86_64__
+#  define CHACHA20_USE_AVX512 1
+# endif
+#endif
+
+/* XOR NBLOCKS keystream blocks (64 bytes each) of STATE into IN, writing
+ * OUT (IN == OUT allowed), and advance the 64-bit counter in words 12..13
+ * by NBLOCKS.  Returns the stack burn depth in bytes.  */
+typedef unsigned int (*chacha20_blocks_fn) (uint32_t *state,
+                                            unsigned char *out,
+                                            const unsigned char *in,
+                                            size_t nblocks);
+
+struct CHACHA20_context
+{
+  uint32_t input[16];                     /* RFC 8439 2.3 state.  */
+  unsigned char pad[CHACHA20_BLOCKSIZE];  /* Keystream of the last block. */
+  size_t unused;                          /* Unused bytes at its end.  */
+  /* Whole-block path chosen at setkey; NULL (a never-keyed context)
+   * means the generic one.  */
+  chacha20_blocks_fn blocks;
+};
+
+#ifdef CHACHA20_USE_AVX2
+/* AVX2: eight blocks per pass (chacha20-avx2.cpp); falls back to the
+ * generic function for the last NBLOCKS % 8.  */
+unsigned int _gcry_chacha20_avx2_blocks (uint32_t *state, unsigned char *out,
+                                         const unsigned char *in,
+                                         size_t nblocks) GCIPHER_INTERNAL;
+#endif
+#ifdef CHACHA20_USE_AVX512
+/* AVX-512: sixteen blocks per pass (chacha20-avx512.cpp); the last
+ * NBLOCKS % 16 go to the AVX2 function.  */
+unsigned int _gcry_chacha20_avx512_blocks (uint32_t *state,
+                                           unsigned char *out,
+                                           const unsigned char *in,
+                                           size_t nblocks) GCIPHER_INTERNAL;
+#endif
+#if defined(CHACHA20_USE_AVX512) && defined(__SIZEOF_INT128__)
+struct poly1305_context;
+/* ChaCha20-Poly1305 stitched (chacha20-avx512.cpp, used by
+ * cipher-poly1305.cpp): NBLOCKS must be a multiple of 16 (the last
+ * NBLOCKS % 16 would be left undone); keystream blocks XORed from IN to
+ * OUT and the ciphertext absorbed into MAC, which must hold no partial
+ * block (and STATE no unused keystream).  ENCRYPT: nonzero if IN is the
+ * plaintext.  Returns the stack burn depth.  */
+unsigned int _gcry_chacha20_poly1305_avx512 (uint32_t *state,
+                                             poly1305_context *mac,
+                                             unsigned char *out,
+                                             const unsigned char *in,
+                                             size_t nblocks, int encrypt)
+  GCIPHER_INTERNAL;
+#endif
+/* The portable path (chacha20.cpp).  */
+unsigned int _gcry_chacha20_generic_blocks (uint32_t *state,
+                                            unsigned char *out,
+                                            const unsigned char *in,
+                                            size_t nblocks) GCIPHER_INTERNAL;
+
+#endif /* GCIPHER_CHACHA20_INTERNAL_H */

@@ -1,0 +1,387 @@
+/* chacha20.cpp - ChaCha20 (RFC 8439 2.3, 2.4): the spec, the generic
+ * block function, the stream layer, nonce set-up and the self-test.
+ *
+ * As in libgcrypt 1.10 (observed side by side):
+ *   - name "CHACHA20", no aliases or OIDs, block size 1, default key 256
+ *     bits; setkey takes 32-byte keys and 16-byte keys ("expand 16-byte
+ *     k", key repeated: Bernstein's original 128-bit variant), anything
+ *     else GPG_ERR_INV_KEYLEN.  setkey also sets the zero nonce and block
+ *     counter 0.
+ *   - setiv takes an 8-byte nonce (original ChaCha: 64-bit counter in
+ *     words 12..13, nonce in 14..15), a 12-byte nonce (RFC 8439: counter
+ *     word 12, nonce 13..15) or 16 bytes (words 12..15 as given: counter
+ *     and nonce, e.g. to start at block 1 as RFC 8439 2.4.2 does).  Any
+ *     other length, or NULL, logs a warning (non-NULL only) and sets
+ *     the zero nonce and counter.  Never an error.
+ *   - The block counter is words 12..13 as one 64-bit number in every
+ *     case (chacha20-internal.h); the keystream is a byte stream: calls
+ *     may split it at any offset.
+ *   - Modes: STREAM and POLY1305 (cipher-poly1305.cpp) only; the others
+ *     answer GPG_ERR_INV_CIPHER_MODE at open.
+ *
+ * Constant time: additions, XORs and fixed rotations only.
+ *
+ * Paths (fastest first; the first whose hwf bits are present wins at
+ * setkey): "avx512" (sixteen blocks at once, amd64 only,
+ * chacha20-avx512.cpp), "avx2" (eight blocks at once, chacha20-avx2.cpp),
+ * "generic".
+ */
+#include <config.h>
+#include <string.h>
+
+#include "chacha20-internal.h"
+#include "poly1305.h"
+#include "bufhelp.h"
+
+namespace {
+
+const cipher_impl_info chacha20_impls[] = {
+#ifdef CHACHA20_USE_AVX512
+  { "avx512", HWF_INTEL_AVX512 | HWF_INTEL_AVX2 },
+#endif
+#ifdef CHACHA20_USE_AVX2
+  { "avx2", HWF_INTEL_AVX2 },
+#endif
+  { "generic", 0 },
+};
+constexpr size_t n_chacha20_impls
+  = sizeof chacha20_impls / sizeof chacha20_impls[0];
+
+const chacha20_blocks_fn chacha20_path_fns[] = {
+#ifdef CHACHA20_USE_AVX512
+  _gcry_chacha20_avx512_blocks,
+#endif
+#ifdef CHACHA20_USE_AVX2
+  _gcry_chacha20_avx2_blocks,
+#endif
+  _gcry_chacha20_generic_blocks,
+};
+static_assert (sizeof chacha20_path_fns / sizeof chacha20_path_fns[0]
+               == n_chacha20_impls);
+
+inline uint32_t
+rol32 (uint32_t x, unsigned int n)
+{
+  return (x << n) | (x >> (32 - n));
+}
+
+/* RFC 8439 2.1: the quarter round on words A, B, C, D of X.  */
+inline void
+quarter_round (uint32_t *x, int a, int b, int c, int d)
+{
+  x[a] += x[b]; x[d] = rol32 (x[d] ^ x[a], 16);
+  x[c] += x[d]; x[b] = rol32 (x[b] ^ x[c], 12);
+  x[a] += x[b]; x[d] = rol32 (x[d] ^ x[a], 8);
+  x[c] += x[d]; x[b] = rol32 (x[b] ^ x[c], 7);
+}
+
+/* RFC 8439 2.3: the block function; KS gets the 64 keystream bytes of
+ * STATE (counter not advanced).  */
+void
+chacha20_block (const uint32_t *state, unsigned char *ks)
+{
+  uint32_t x[16];
+  memcpy (x, state, sizeof x);
+  for (int i = 0; i < 10; i++)  /* 20 rounds: 10 column + 10 diagonal. */
+    {
+      quarter_round (x, 0, 4, 8, 12);
+      quarter_round (x, 1, 5, 9, 13);
+      quarter_round (x, 2, 6, 10, 14);
+      quarter_round (x, 3, 7, 11, 15);
+      quarter_round (x, 0, 5, 10, 15);
+      quarter_round (x, 1, 6, 11, 12);
+      quarter_round (x, 2, 7, 8, 13);
+      quarter_round (x, 3, 4, 9, 14);
+    }
+  for (int i = 0; i < 16; i++)
+    buf_put_le32 (ks + 4 * i, x[i] + state[i]);
+  /* No wipememory (x) here: taking X's address would keep the whole
+   * state in memory through the rounds.  X lives in registers and this
+   * frame, inside the depth the callers return for burn_stack.  */
+}
+
+/* The 64-bit block counter in words 12..13 (see chacha20-internal.h).  */
+inline void
+counter_add (uint32_t *state, uint64_t n)
+{
+  uint64_t ctr = ((uint64_t) state[13] << 32) | state[12];
+  ctr += n;
+  state[12] = (uint32_t) ctr;
+  state[13] = (uint32_t) (ctr >> 32);
+}
+
+/* Words 12..15 from IV (see the file comment for the lengths).  */
+void
+chacha20_setiv (void *context, const unsigned char *iv, size_t ivlen)
+{
+  CHACHA20_context *ctx = static_cast<CHACHA20_context *> (context);
+  if (iv && ivlen != 8 && ivlen != 12 && ivlen != 16)
+    _gcry_log_info ("WARNING: chacha20_setiv: bad ivlen=%u\n",
+                    (unsigned int) ivlen);
+  uint32_t w[4] = { 0, 0, 0, 0 };
+  if (iv && ivlen == 16)
+    for (int i = 0; i < 4; i++)
+      w[i] = buf_get_le32 (iv + 4 * i);
+  else if (iv && ivlen == 12)
+    for (int i = 0; i < 3; i++)
+      w[i + 1] = buf_get_le32 (iv + 4 * i);
+  else if (iv && ivlen == 8)
+    for (int i = 0; i < 2; i++)
+      w[i + 2] = buf_get_le32 (iv + 4 * i);
+  memcpy (ctx->input + 12, w, sizeof w);
+  wipememory (ctx->pad, sizeof ctx->pad);
+  ctx->unused = 0;
+}
+
+/* "expand 32-byte k" / "expand 16-byte k" as little-endian words.  */
+constexpr uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32,
+                                0x6b206574 };
+constexpr uint32_t tau[4] = { 0x61707865, 0x3120646e, 0x79622d36,
+                              0x6b206574 };
+
+/* Pick the path by index (the self-test walks them all).  */
+void
+chacha20_keysetup (CHACHA20_context *ctx, const unsigned char *key,
+                   size_t keylen, size_t path)
+{
+  const uint32_t *c = keylen == 32 ? sigma : tau;
+  for (int i = 0; i < 4; i++)
+    ctx->input[i] = c[i];
+  for (int i = 0; i < 8; i++)
+    ctx->input[4 + i] = buf_get_le32 (key + 4 * (keylen == 32 ? i : i % 4));
+  ctx->blocks = chacha20_path_fns[path];
+  chacha20_setiv (ctx, nullptr, 0);
+}
+
+size_t
+choose_impl (unsigned int hwf)
+{
+  for (size_t i = 0; i + 1 < n_chacha20_impls; i++)
+    if ((chacha20_impls[i].hwf & hwf) == chacha20_impls[i].hwf)
+      return i;
+  return n_chacha20_impls - 1;
+}
+
+gcry_err_code_t
+chacha20_setkey (void *context, const unsigned char *key, size_t keylen,
+                 cipher_bulk_ops *bulk, const char **impl_name)
+{
+  (void) bulk;  /* A stream cipher has no block bulk slots.  */
+  keylen = (uint32_t) keylen;  /* libgcrypt's setkey takes 32 bits.  */
+  if (keylen != 32 && keylen != 16)
+    return GPG_ERR_INV_KEYLEN;
+  CHACHA20_context *ctx = static_cast<CHACHA20_context *> (context);
+  size_t idx = choose_impl (_gcry_get_hw_features ());
+  chacha20_keysetup (ctx, key, keylen, idx);
+  if (impl_name)
+    *impl_name = chacha20_impls[idx].name;
+  return GPG_ERR_NO_ERROR;
+}
+
+/* The stream layer: leftover keystream first, then whole blocks through
+ * the chosen path, then one block into PAD for a tail.  LEN bytes.  */
+unsigned int
+chacha20_encrypt_stream (void *context, unsigned char *out,
+                         const unsigned char *in, size_t len)
+{
+  CHACHA20_context *ctx = static_cast<CHACHA20_context *> (context);
+  unsigned int depth = 0;
+  if (!len)
+    return 0;
+  if (ctx->unused)
+    {
+      size_t n = ctx->unused < len ? ctx->unused : len;
+      const unsigned char *ks = ctx->pad + CHACHA20_BLOCKSIZE - ctx->unused;
+      cipher_block_xor (out, in, ks, n);
+      ctx->unused -= n;
+      out += n;
+      in += n;
+      len -= n;
+    }
+  if (len >= CHACHA20_BLOCKSIZE)
+    {
+      size_t nblocks = len / CHACHA20_BLOCKSIZE;
+      chacha20_blocks_fn fn = ctx->blocks ? ctx->blocks
+                                          : _gcry_chacha20_generic_blocks;
+      depth = fn (ctx->input, out, in, nblocks);
+      out += nblocks * CHACHA20_BLOCKSIZE;
+      in += nblocks * CHACHA20_BLOCKSIZE;
+      len -= nblocks * CHACHA20_BLOCKSIZE;
+    }
+  if (len)
+    {
+      chacha20_block (ctx->input, ctx->pad);
+      counter_add (ctx->input, 1);
+      cipher_block_xor (out, in, ctx->pad, len);
+      ctx->unused = CHACHA20_BLOCKSIZE - len;
+      unsigned int d = 2 * 64 + 8 * sizeof (void *);
+      depth = d > depth ? d : depth;
+    }
+  return depth;
+}
+
+/* ---- Self-test ------------------------------------------------------ */
+
+/* RFC 8439 2.4.2: key 00..1f, counter 1, nonce 00:00:00:00:00:00:00:4a:
+ * 00:00:00:00, the "sunscreen" plaintext (114 bytes).  */
+const char rfc8439_pt[] =
+  "Ladies and Gentlemen of the class of '99: If I could offer you only "
+  "one tip for the future, sunscreen would be it.";
+const unsigned char rfc8439_ct[114] = {
+  0x6e, 0x2e, 0x35, 0x9a, 0x25, 0x68, 0xf9, 0x80, 0x41, 0xba, 0x07, 0x28,
+  0xdd, 0x0d, 0x69, 0x81, 0xe9, 0x7e, 0x7a, 0xec, 0x1d, 0x43, 0x60, 0xc2,
+  0x0a, 0x27, 0xaf, 0xcc, 0xfd, 0x9f, 0xae, 0x0b, 0xf9, 0x1b, 0x65, 0xc5,
+  0x52, 0x47, 0x33, 0xab, 0x8f, 0x59, 0x3d, 0xab, 0xcd, 0x62, 0xb3, 0x57,
+  0x16, 0x39, 0xd6, 0x24, 0xe6, 0x51, 0x52, 0xab, 0x8f, 0x53, 0x0c, 0x35,
+  0x9f, 0x08, 0x61, 0xd8, 0x07, 0xca, 0x0d, 0xbf, 0x50, 0x0d, 0x6a, 0x61,
+  0x56, 0xa3, 0x8e, 0x08, 0x8a, 0x22, 0xb6, 0x5e, 0x52, 0xbc, 0x51, 0x4d,
+  0x16, 0xcc, 0xf8, 0x06, 0x81, 0x8c, 0xe9, 0x1a, 0xb7, 0x79, 0x37, 0x36,
+  0x5a, 0xf9, 0x0b, 0xbf, 0x74, 0xa3, 0x5b, 0xe6, 0xb4, 0x0b, 0x8e, 0xed,
+  0xf2, 0x78, 0x5e, 0x42, 0x87, 0x4d
+};
+
+/* One path: the RFC vector in one call and split at odd offsets, and
+ * a 2000-byte stream (31 blocks and a tail: 16-, 8- and 1-block passes)
+ * whole against byte-by-byte (the whole-block path
+ * against the single-block one, across the 32-bit counter wrap).  */
+const char *
+chacha20_selftest_path (size_t path)
+{
+  CHACHA20_context ctx;
+  unsigned char key[32], iv[16] = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x4a };
+  unsigned char buf[2000], ref[2000];
+  const char *err = nullptr;
+  for (int i = 0; i < 32; i++)
+    key[i] = (unsigned char) i;
+
+  chacha20_keysetup (&ctx, key, 32, path);
+  chacha20_setiv (&ctx, iv, 16);
+  chacha20_encrypt_stream (&ctx, buf,
+                           reinterpret_cast<const unsigned char *> (rfc8439_pt),
+                           114);
+  if (memcmp (buf, rfc8439_ct, 114))
+    err = "RFC 8439 2.4.2 encryption failed";
+  chacha20_setiv (&ctx, iv, 16);
+  static const size_t cuts[] = { 1, 62, 3, 48 };  /* + 0 and the rest.  */
+  size_t off = 0;
+  chacha20_encrypt_stream (&ctx, buf, buf, 0);
+  for (size_t cut : cuts)
+    {
+      chacha20_encrypt_stream (&ctx, buf + off, buf + off, cut);
+      off += cut;
+    }
+  chacha20_encrypt_stream (&ctx, buf + off, buf + off, 114 - off);
+  if (!err && memcmp (buf, rfc8439_pt, 114))
+    err = "RFC 8439 2.4.2 split decryption failed";
+
+  /* Counter 0xfffffffe: the long run crosses the word-12 wrap.  */
+  unsigned char iv2[16] = { 0xfe, 0xff, 0xff, 0xff, 7, 6, 5, 4, 3, 2, 1 };
+  for (size_t i = 0; i < sizeof buf; i++)
+    buf[i] = (unsigned char) (i * 13 + 5);
+  memcpy (ref, buf, sizeof ref);
+  chacha20_setiv (&ctx, iv2, 16);
+  chacha20_encrypt_stream (&ctx, buf, buf, sizeof buf);
+  chacha20_keysetup (&ctx, key, 32, n_chacha20_impls - 1);
+  chacha20_setiv (&ctx, iv2, 16);
+  for (size_t i = 0; i < sizeof ref; i++)
+    chacha20_encrypt_stream (&ctx, ref + i, ref + i, 1);
+  if (!err && memcmp (buf, ref, sizeof buf))
+    err = "bulk path differs from the single-block path";
+#if defined(CHACHA20_USE_AVX512) && defined(POLY1305_RADIX44)
+  /* The stitched ChaCha20-Poly1305 (cipher-poly1305.cpp uses it with this
+   * path): 1920 bytes (30 blocks: 16 stitched) encrypted and decrypted in
+   * place against ChaCha20 then Poly1305 on the generic paths.  */
+  if (chacha20_path_fns[path] == _gcry_chacha20_avx512_blocks && !err)
+    {
+      poly1305_context mac;
+      unsigned char tag[2][16];
+      for (int dec = 0; dec < 2 && !err; dec++)
+        {
+          for (size_t i = 0; i < 1920; i++)
+            buf[i] = ref[i] = (unsigned char) (i * 7 + dec);
+          for (int k = 0; k < 2; k++)   /* k = 1: stitched.  */
+            {
+              unsigned char *p = k ? buf : ref;
+              chacha20_keysetup (&ctx, key, 32,
+                                 k ? path : n_chacha20_impls - 1);
+              chacha20_setiv (&ctx, iv2, 16);
+              _gcry_poly1305_init (&mac, key);
+              size_t done = 0;
+              if (k)
+                {
+                  _gcry_chacha20_poly1305_avx512 (ctx.input, &mac, p, p, 16,
+                                                  !dec);
+                  done = 1024;
+                }
+              if (dec)
+                _gcry_poly1305_update (&mac, p + done, 1920 - done);
+              chacha20_encrypt_stream (&ctx, p + done, p + done, 1920 - done);
+              if (!dec)
+                _gcry_poly1305_update (&mac, p + done, 1920 - done);
+              _gcry_poly1305_finish (&mac, tag[k]);
+            }
+          if (memcmp (buf, ref, 1920) || memcmp (tag[0], tag[1], 16))
+            err = "stitched ChaCha20-Poly1305 differs";
+        }
+    }
+#endif
+  wipememory (&ctx, sizeof ctx);
+  return err;
+}
+
+const char *
+chacha20_selftest (void)
+{
+  unsigned int hwf = _gcry_get_hw_features ();
+  const char *err = nullptr;
+  for (size_t i = 0; i < n_chacha20_impls && !err; i++)
+    if ((chacha20_impls[i].hwf & hwf) == chacha20_impls[i].hwf)
+      err = chacha20_selftest_path (i);
+  _gcry_burn_stack (8192);
+  return err;
+}
+
+/* GCRYCTL_RESET: back to the state setkey left (libgcrypt copies back
+ * its saved context): zero nonce and counter, no leftover keystream.  */
+void
+chacha20_reset (void *context)
+{
+  chacha20_setiv (context, nullptr, 0);
+}
+
+} // namespace
+
+/* The generic whole-block path: one block at a time.  */
+unsigned int
+_gcry_chacha20_generic_blocks (uint32_t *state, unsigned char *out,
+                               const unsigned char *in, size_t nblocks)
+{
+  unsigned char ks[CHACHA20_BLOCKSIZE];
+  for (; nblocks; nblocks--)
+    {
+      chacha20_block (state, ks);
+      counter_add (state, 1);
+      cipher_block_xor (out, in, ks, CHACHA20_BLOCKSIZE);
+      out += CHACHA20_BLOCKSIZE;
+      in += CHACHA20_BLOCKSIZE;
+    }
+  wipememory (ks, sizeof ks);
+  return 2 * 64 + 16 * sizeof (void *);
+}
+
+extern const cipher_spec _gcry_cipher_spec_chacha20 = {
+  GCRY_CIPHER_CHACHA20, "CHACHA20", nullptr, nullptr,
+  1, 256, sizeof (CHACHA20_context),
+  chacha20_setkey, nullptr, nullptr, chacha20_selftest,
+  chacha20_impls, n_chacha20_impls,
+  chacha20_encrypt_stream, chacha20_encrypt_stream, chacha20_setiv
+};
+
+/* As in libgcrypt, a failed setkey leaves the context alone (the handle
+ * has no key then, but setiv + gettag in POLY1305 mode still use the
+ * old state, as libgcrypt's do); a successful one overwrites all of it.
+ * RESET returns to the state setkey left.  */
+extern const cipher_extra_ops _gcry_cipher_extra_chacha20 = {
+  &_gcry_cipher_spec_chacha20, sizeof (CHACHA20_context), nullptr,
+  chacha20_reset
+};

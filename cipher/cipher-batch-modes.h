@@ -1,0 +1,546 @@
+/* cipher-batch-modes.h - mode drivers for bulk kernels that encrypt or
+ * decrypt a fixed batch of N 16-byte blocks at a time.
+ *
+ * batch_modes<CLEAR, K1, K2, ...> builds the bulk slots ecb_crypt,
+ * cbc_enc, cbc_dec, cfb_enc, cfb_dec, ofb_enc, ctr16be_enc, xts_crypt,
+ * ocb_crypt and ocb_auth
+ * (cipher-internal.h) from kernels of decreasing batch size, each a type
+ * with
+ *
+ *   static constexpr size_t N;              blocks per batch
+ *   template <bool DECRYPT> static void
+ *   crypt_blocks (const void *ctx, unsigned char *out,
+ *                 const unsigned char *in); N blocks, IN == OUT allowed
+ *   static constexpr unsigned int BURN;     stack depth to burn
+ *
+ * and CLEAR wiping the vector registers at the end of every slot; and
+ * single-block functions (crypt1) running the smallest kernel on one
+ * block, for the algorithm's encrypt / decrypt to call when the path is
+ * chosen (every mode without a bulk slot then benefits).  A run
+ * of blocks takes the largest kernel whose batch fits, then the next, ...;
+ * what is left below the smallest batch goes through a stack buffer of
+ * that size (so one block costs one batch of the smallest kernel).  The
+ * chained encryptions (CBC, CFB, OFB encryption: one block depends on
+ * the previous one) run one block at a time that way.  Every stack
+ * buffer is wiped before return.  No intrinsics here: the kernels come
+ * from the ISA files (camellia-gfni-*.cpp, sm4-gfni-*.cpp).
+ */
+#ifndef GCIPHER_CIPHER_BATCH_MODES_H
+#define GCIPHER_CIPHER_BATCH_MODES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "cipher-internal.h"
+#include "cipher-ocb.h"
+
+#define BATCH_INLINE inline __attribute__ ((always_inline))
+
+/* A single-block function (cipher_spec's encrypt / decrypt shape).  */
+typedef unsigned int (*batch_block_fn) (void *ctx, unsigned char *out,
+                                        const unsigned char *in);
+
+template <class... Ks> struct batch_chain;
+
+template <class K>
+struct batch_chain<K>
+{
+  static constexpr size_t N = K::N, NMIN = K::N;
+  static constexpr unsigned int BURN = K::BURN;
+
+  /* Blocks processed from N blocks at IN (PAD: NMIN blocks).  */
+  template <bool DECRYPT>
+  static BATCH_INLINE size_t
+  step (const void *ctx, unsigned char *out, const unsigned char *in,
+        size_t n, unsigned char *pad)
+  {
+    if (n >= N)
+      {
+        K::template crypt_blocks<DECRYPT> (ctx, out, in);
+        return N;
+      }
+    memmove (pad, in, 16 * n);
+    K::template crypt_blocks<DECRYPT> (ctx, pad, pad);
+    memcpy (out, pad, 16 * n);
+    return n;
+  }
+
+  /* The smallest kernel on NMIN blocks.  */
+  template <bool DECRYPT>
+  static BATCH_INLINE void
+  crypt_min (const void *ctx, unsigned char *out, const unsigned char *in)
+  {
+    K::template crypt_blocks<DECRYPT> (ctx, out, in);
+  }
+};
+
+template <class K, class K2, class... Rest>
+struct batch_chain<K, K2, Rest...>
+{
+  typedef batch_chain<K2, Rest...> next;
+  static constexpr size_t N = K::N, NMIN = next::NMIN;
+  static constexpr unsigned int BURN = K::BURN > next::BURN ? K::BURN
+                                                             : next::BURN;
+
+  template <bool DECRYPT>
+  static BATCH_INLINE size_t
+  step (const void *ctx, unsigned char *out, const unsigned char *in,
+        size_t n, unsigned char *pad)
+  {
+    if (n >= N)
+      {
+        K::template crypt_blocks<DECRYPT> (ctx, out, in);
+        return N;
+      }
+    return next::template step<DECRYPT> (ctx, out, in, n, pad);
+  }
+
+  template <bool DECRYPT>
+  static BATCH_INLINE void
+  crypt_min (const void *ctx, unsigned char *out, const unsigned char *in)
+  {
+    next::template crypt_min<DECRYPT> (ctx, out, in);
+  }
+};
+
+/* 16-byte XOR without a byte loop (GCC vector extension, no
+ * intrinsics).  */
+static BATCH_INLINE void
+batch_xor16 (unsigned char *dst, const unsigned char *a,
+             const unsigned char *b)
+{
+  typedef unsigned char v16 __attribute__ ((vector_size (16)));
+  v16 x, y;
+  memcpy (&x, a, 16);
+  memcpy (&y, b, 16);
+  x ^= y;
+  memcpy (dst, &x, 16);
+}
+
+template <void (*CLEAR) (), class... Ks>
+struct batch_modes
+{
+  typedef batch_chain<Ks...> chain;
+  static constexpr size_t N = chain::N, NMIN = chain::NMIN;
+
+  /* Scratch of one slot call: a batch and a pad, wiped at the end.  */
+  struct scratch
+  {
+    alignas (64) unsigned char tmp[16 * N];
+    alignas (64) unsigned char pad[16 * NMIN];
+  };
+
+  template <bool DECRYPT>
+  static BATCH_INLINE void
+  run (const void *ctx, unsigned char *out, const unsigned char *in,
+       size_t n, scratch &s)
+  {
+    while (n)
+      {
+        const size_t k = chain::template step<DECRYPT> (ctx, out, in, n,
+                                                        s.pad);
+        in += 16 * k;
+        out += 16 * k;
+        n -= k;
+      }
+  }
+
+  static BATCH_INLINE unsigned int
+  finish (scratch &s)
+  {
+    wipememory (&s, sizeof s);
+    CLEAR ();
+    return chain::BURN + sizeof (scratch);
+  }
+
+  /* ECB (SP 800-38A 6.1).  */
+  static unsigned int
+  ecb_crypt (void *ctx, void *out, const void *in, size_t nblocks,
+             int encrypt)
+  {
+    scratch s;
+    if (encrypt)
+      run<false> (ctx, (unsigned char *) out, (const unsigned char *) in,
+                   nblocks, s);
+    else
+      run<true> (ctx, (unsigned char *) out, (const unsigned char *) in,
+                 nblocks, s);
+    return finish (s);
+  }
+
+  /* CBC decryption (SP 800-38A 6.2): P_i = D(C_i) ^ C_(i-1).  The XORs
+   * run last to first, so in place every C_(i-1) is read before P_(i-1)
+   * replaces it.  */
+  static unsigned int
+  cbc_dec (void *ctx, unsigned char *iv, void *outv, const void *inv,
+           size_t nblocks)
+  {
+    unsigned char *out = (unsigned char *) outv;
+    const unsigned char *in = (const unsigned char *) inv;
+    scratch s;
+    unsigned char last[16];
+    while (nblocks)
+      {
+        const size_t n = nblocks < N ? nblocks : N;
+        run<true> (ctx, s.tmp, in, n, s);
+        memcpy (last, in + 16 * (n - 1), 16);
+        for (size_t i = n; i-- > 1;)
+          batch_xor16 (out + 16 * i, s.tmp + 16 * i, in + 16 * (i - 1));
+        batch_xor16 (out, s.tmp, iv);
+        memcpy (iv, last, 16);
+        in += 16 * n;
+        out += 16 * n;
+        nblocks -= n;
+      }
+    return finish (s);
+  }
+
+  /* CFB-128 decryption (SP 800-38A 6.3): P_i = E(C_(i-1)) ^ C_i.  */
+  static unsigned int
+  cfb_dec (void *ctx, unsigned char *iv, void *outv, const void *inv,
+           size_t nblocks)
+  {
+    unsigned char *out = (unsigned char *) outv;
+    const unsigned char *in = (const unsigned char *) inv;
+    scratch s;
+    while (nblocks)
+      {
+        const size_t n = nblocks < N ? nblocks : N;
+        memcpy (s.tmp, iv, 16);
+        memcpy (s.tmp + 16, in, 16 * (n - 1));
+        memcpy (iv, in + 16 * (n - 1), 16);
+        run<false> (ctx, s.tmp, s.tmp, n, s);
+        for (size_t i = 0; i < n; i++)
+          batch_xor16 (out + 16 * i, s.tmp + 16 * i, in + 16 * i);
+        in += 16 * n;
+        out += 16 * n;
+        nblocks -= n;
+      }
+    return finish (s);
+  }
+
+  /* CTR (SP 800-38A 6.5, B.1) with the whole block a big-endian counter
+   * wrapping at 2^128; the counter (public) runs in two 64-bit
+   * words.  */
+  static unsigned int
+  ctr16be_enc (void *ctx, unsigned char *ctr, void *outv, const void *inv,
+               size_t nblocks)
+  {
+    unsigned char *out = (unsigned char *) outv;
+    const unsigned char *in = (const unsigned char *) inv;
+    scratch s;
+    uint64_t hi, lo;
+    memcpy (&hi, ctr, 8);
+    memcpy (&lo, ctr + 8, 8);
+    hi = __builtin_bswap64 (hi);
+    lo = __builtin_bswap64 (lo);
+    while (nblocks)
+      {
+        const size_t n = nblocks < N ? nblocks : N;
+        for (size_t i = 0; i < n; i++)
+          {
+            const uint64_t h = __builtin_bswap64 (hi);
+            const uint64_t l = __builtin_bswap64 (lo);
+            memcpy (s.tmp + 16 * i, &h, 8);
+            memcpy (s.tmp + 16 * i + 8, &l, 8);
+            lo++;
+            hi += lo == 0;
+          }
+        run<false> (ctx, s.tmp, s.tmp, n, s);
+        for (size_t i = 0; i < n; i++)
+          batch_xor16 (out + 16 * i, s.tmp + 16 * i, in + 16 * i);
+        in += 16 * n;
+        out += 16 * n;
+        nblocks -= n;
+      }
+    hi = __builtin_bswap64 (hi);
+    lo = __builtin_bswap64 (lo);
+    memcpy (ctr, &hi, 8);
+    memcpy (ctr + 8, &lo, 8);
+    return finish (s);
+  }
+
+  /* XTS (IEEE 1619-2018 5.3.1, 5.3.2) over whole blocks: C_j = E(P_j ^
+   * T_j) ^ T_j (D for decryption), T_(j+1) = T_j * alpha (5.2: the
+   * tweak a little-endian 128-bit polynomial, reduced by x^128 + x^7 +
+   * x^2 + x + 1 without a branch).  The tweaks of a batch go to a stack
+   * buffer, wiped with the rest; all input of a batch is read before its
+   * output is written, so IN == OUT works.  */
+  static unsigned int
+  xts_crypt (void *ctx, unsigned char *tweak, void *outv, const void *inv,
+             size_t nblocks, int encrypt)
+  {
+    unsigned char *out = (unsigned char *) outv;
+    const unsigned char *in = (const unsigned char *) inv;
+    scratch s;
+    alignas (64) unsigned char tbuf[16 * N];
+    uint64_t lo, hi;
+    memcpy (&lo, tweak, 8);
+    memcpy (&hi, tweak + 8, 8);
+    while (nblocks)
+      {
+        const size_t n = nblocks < N ? nblocks : N;
+        for (size_t i = 0; i < n; i++)
+          {
+            memcpy (tbuf + 16 * i, &lo, 8);
+            memcpy (tbuf + 16 * i + 8, &hi, 8);
+            batch_xor16 (s.tmp + 16 * i, in + 16 * i, tbuf + 16 * i);
+            const uint64_t carry = (uint64_t) ((int64_t) hi >> 63) & 0x87;
+            hi = (hi << 1) | (lo >> 63);
+            lo = (lo << 1) ^ carry;
+          }
+        if (encrypt)
+          run<false> (ctx, s.tmp, s.tmp, n, s);
+        else
+          run<true> (ctx, s.tmp, s.tmp, n, s);
+        for (size_t i = 0; i < n; i++)
+          batch_xor16 (out + 16 * i, s.tmp + 16 * i, tbuf + 16 * i);
+        in += 16 * n;
+        out += 16 * n;
+        nblocks -= n;
+      }
+    memcpy (tweak, &lo, 8);
+    memcpy (tweak + 8, &hi, 8);
+    wipememory (tbuf, sizeof tbuf);
+    return finish (s) + sizeof tbuf;
+  }
+
+  /* OCB (RFC 7253 4.2, 4.3) over whole blocks i = data_nblocks + 1, ...:
+   * Offset_i = Offset_(i-1) ^ L_ntz(i) (the table index comes from the
+   * public block counter), C_i = Offset_i ^ E(P_i ^ Offset_i), Checksum
+   * ^= P_i (decryption: D, and the recovered P_i).  Offset in H->iv,
+   * Checksum in H->ctr (cipher-ocb.h).  Returns the blocks left (none);
+   * burns its own stack.  */
+  static size_t
+  ocb_crypt (gcry_cipher_hd_t h, void *outv, const void *inv,
+             size_t nblocks, int encrypt)
+  {
+    unsigned char *out = (unsigned char *) outv;
+    const unsigned char *in = (const unsigned char *) inv;
+    ocb_state *st = ocb_state_of (h);
+    scratch s;
+    alignas (64) unsigned char obuf[16 * N];
+    unsigned char sum[16];
+    uint64_t blkn = st->data_nblocks;
+    memcpy (sum, h->ctr, 16);
+    while (nblocks)
+      {
+        const size_t n = nblocks < N ? nblocks : N;
+        for (size_t i = 0; i < n; i++)
+          {
+            batch_xor16 (h->iv, h->iv, st->L[ocb_ntz (++blkn)]);
+            memcpy (obuf + 16 * i, h->iv, 16);
+            if (encrypt)
+              batch_xor16 (sum, sum, in + 16 * i);
+            batch_xor16 (s.tmp + 16 * i, in + 16 * i, obuf + 16 * i);
+          }
+        if (encrypt)
+          run<false> (h->ctx, s.tmp, s.tmp, n, s);
+        else
+          run<true> (h->ctx, s.tmp, s.tmp, n, s);
+        for (size_t i = 0; i < n; i++)
+          {
+            batch_xor16 (out + 16 * i, s.tmp + 16 * i, obuf + 16 * i);
+            if (!encrypt)
+              batch_xor16 (sum, sum, out + 16 * i);
+          }
+        in += 16 * n;
+        out += 16 * n;
+        nblocks -= n;
+      }
+    memcpy (h->ctr, sum, 16);
+    st->data_nblocks = blkn;
+    wipememory (obuf, sizeof obuf);
+    wipememory (sum, sizeof sum);
+    _gcry_burn_stack (finish (s) + sizeof obuf);
+    return 0;
+  }
+
+  /* HASH (RFC 7253 4.1) over whole AAD blocks: Sum ^= E(A_i ^
+   * Offset_i).  */
+  static size_t
+  ocb_auth (gcry_cipher_hd_t h, const void *abufv, size_t nblocks)
+  {
+    const unsigned char *abuf = (const unsigned char *) abufv;
+    ocb_state *st = ocb_state_of (h);
+    scratch s;
+    uint64_t blkn = st->aad_nblocks;
+    while (nblocks)
+      {
+        const size_t n = nblocks < N ? nblocks : N;
+        for (size_t i = 0; i < n; i++)
+          {
+            batch_xor16 (st->aad_offset, st->aad_offset,
+                         st->L[ocb_ntz (++blkn)]);
+            batch_xor16 (s.tmp + 16 * i, abuf + 16 * i, st->aad_offset);
+          }
+        run<false> (h->ctx, s.tmp, s.tmp, n, s);
+        for (size_t i = 0; i < n; i++)
+          batch_xor16 (st->aad_sum, st->aad_sum, s.tmp + 16 * i);
+        abuf += 16 * n;
+        nblocks -= n;
+      }
+    st->aad_nblocks = blkn;
+    _gcry_burn_stack (finish (s));
+    return 0;
+  }
+
+  /* CBC encryption (SP 800-38A 6.2): C_i = E(P_i ^ C_(i-1)), one block
+   * per batch of the smallest kernel.  With CBC_MAC every C_i goes to
+   * the first OUT block.  */
+  static unsigned int
+  cbc_enc (void *ctx, unsigned char *iv, void *outv, const void *inv,
+           size_t nblocks, int cbc_mac)
+  {
+    unsigned char *out = (unsigned char *) outv;
+    const unsigned char *in = (const unsigned char *) inv;
+    scratch s;
+    for (size_t i = 0; i < nblocks; i++)
+      {
+        batch_xor16 (iv, iv, in);
+        run<false> (ctx, iv, iv, 1, s);
+        memcpy (out, iv, 16);
+        in += 16;
+        if (!cbc_mac)
+          out += 16;
+      }
+    return finish (s);
+  }
+
+  /* CFB-128 encryption (SP 800-38A 6.3): C_i = E(C_(i-1)) ^ P_i.  */
+  static unsigned int
+  cfb_enc (void *ctx, unsigned char *iv, void *outv, const void *inv,
+           size_t nblocks)
+  {
+    unsigned char *out = (unsigned char *) outv;
+    const unsigned char *in = (const unsigned char *) inv;
+    scratch s;
+    for (size_t i = 0; i < nblocks; i++)
+      {
+        run<false> (ctx, iv, iv, 1, s);
+        batch_xor16 (iv, iv, in);
+        memcpy (out, iv, 16);
+        in += 16;
+        out += 16;
+      }
+    return finish (s);
+  }
+
+  /* OFB (SP 800-38A 6.4): O_i = E(O_(i-1)), C_i = P_i ^ O_i.  */
+  static unsigned int
+  ofb_enc (void *ctx, unsigned char *iv, void *outv, const void *inv,
+           size_t nblocks)
+  {
+    unsigned char *out = (unsigned char *) outv;
+    const unsigned char *in = (const unsigned char *) inv;
+    scratch s;
+    for (size_t i = 0; i < nblocks; i++)
+      {
+        run<false> (ctx, iv, iv, 1, s);
+        batch_xor16 (out, iv, in);
+        in += 16;
+        out += 16;
+      }
+    return finish (s);
+  }
+
+  /* One block (the cipher_spec encrypt / decrypt shape) through the
+   * smallest kernel.  */
+  template <bool DECRYPT>
+  static unsigned int
+  crypt1 (void *ctx, unsigned char *out, const unsigned char *in)
+  {
+    alignas (64) unsigned char pad[16 * NMIN];
+    memcpy (pad, in, 16);
+    chain::template crypt_min<DECRYPT> (ctx, pad, pad);
+    memcpy (out, pad, 16);
+    wipememory (pad, sizeof pad);
+    CLEAR ();
+    return chain::BURN + sizeof pad;
+  }
+
+  /* The bulk slots, and the single-block functions in *ENC1 / *DEC1.  */
+  static void
+  fill (cipher_bulk_ops *bulk, batch_block_fn *enc1, batch_block_fn *dec1)
+  {
+    fill_bulk (bulk);
+    *enc1 = crypt1<false>;
+    *dec1 = crypt1<true>;
+  }
+
+  static void
+  fill_bulk (cipher_bulk_ops *bulk)
+  {
+    bulk->ecb_crypt = ecb_crypt;
+    bulk->cbc_enc = cbc_enc;
+    bulk->cbc_dec = cbc_dec;
+    bulk->cfb_enc = cfb_enc;
+    bulk->cfb_dec = cfb_dec;
+    bulk->ofb_enc = ofb_enc;
+    bulk->ctr16be_enc = ctr16be_enc;
+    bulk->xts_crypt = xts_crypt;
+    bulk->ocb_crypt = ocb_crypt;
+    bulk->ocb_auth = ocb_auth;
+  }
+};
+
+/* Self-test of the chained slots a batch_modes table fills (cbc_enc
+ * with and without CBC_MAC, cfb_enc, ofb_enc; cipher-selftest.cpp's
+ * helpers cover the others): NB fixed blocks through BULK on CTX, in
+ * place, against the same mode computed with SPEC's single-block
+ * encrypt (SP 800-38A 6.2, 6.3, 6.4), output and final IV.  Returns
+ * NULL or a static message.  */
+static inline const char *
+batch_selftest_chained (const cipher_spec *spec, void *ctx,
+                        const cipher_bulk_ops *bulk)
+{
+  enum { NB = 5 };
+  unsigned char data[16 * NB], want[16 * NB], iv[16], wiv[16];
+  const char *err = NULL;
+  for (int mode = 0; mode < 4 && !err; mode++)
+    {
+      for (int i = 0; i < 16 * NB; i++)
+        data[i] = (unsigned char) (i * 29 + mode * 7 + 1);
+      for (int i = 0; i < 16; i++)
+        wiv[i] = iv[i] = (unsigned char) (i * 13 + mode);
+      /* Reference, block by block.  */
+      for (int b = 0; b < NB; b++)
+        {
+          unsigned char *w = want + 16 * b;
+          const unsigned char *p = data + 16 * b;
+          if (mode <= 1)        /* CBC, CBC-MAC */
+            {
+              batch_xor16 (wiv, wiv, p);
+              spec->encrypt (ctx, wiv, wiv);
+              memcpy (w, wiv, 16);
+            }
+          else if (mode == 2)   /* CFB */
+            {
+              spec->encrypt (ctx, wiv, wiv);
+              batch_xor16 (wiv, wiv, p);
+              memcpy (w, wiv, 16);
+            }
+          else                  /* OFB */
+            {
+              spec->encrypt (ctx, wiv, wiv);
+              batch_xor16 (w, wiv, p);
+            }
+        }
+      if (mode == 0)
+        bulk->cbc_enc (ctx, iv, data, data, NB, 0);
+      else if (mode == 1)
+        bulk->cbc_enc (ctx, iv, data, data, NB, 1);
+      else if (mode == 2)
+        bulk->cfb_enc (ctx, iv, data, data, NB);
+      else
+        bulk->ofb_enc (ctx, iv, data, data, NB);
+      if (mode == 1 ? memcmp (data, want + 16 * (NB - 1), 16)
+                    : memcmp (data, want, sizeof want))
+        err = "bulk CBC/CFB/OFB encryption differs from single blocks";
+      else if (memcmp (iv, wiv, 16))
+        err = "bulk CBC/CFB/OFB encryption: wrong final IV";
+    }
+  return err;
+}
+
+#endif /* GCIPHER_CIPHER_BATCH_MODES_H */

@@ -1,0 +1,324 @@
+/* cipher-poly1305.cpp - GCRY_CIPHER_MODE_POLY1305: the ChaCha20-Poly1305
+ * AEAD (RFC 8439 2.8) with libgcrypt 1.10's API rules.
+ *
+ * Construction (RFC 8439 2.8): the one-time Poly1305 key is the first 32
+ * bytes of the ChaCha20 keystream block at the nonce's starting counter;
+ * the payload is ChaCha20 from the next block on; the tag is Poly1305
+ * over  AAD || pad16 || ciphertext || pad16 || le64(len AAD) ||
+ * le64(len ciphertext).
+ *
+ * The API rules, as libgcrypt 1.10.1 answers them (tests/t-stream.cpp
+ * compares every case with the system library):
+ *   - Only ChaCha20 serves this mode; other algorithms fail at open with
+ *     GPG_ERR_INV_CIPHER_MODE.
+ *   - setiv: NULL with a length other than 12 is GPG_ERR_INV_ARG (nothing
+ *     changes).  Otherwise it starts a new message: the IV goes to
+ *     ChaCha20's setiv (12 bytes as RFC 8439; 8 and 16 bytes as
+ *     chacha20.cpp describes; other lengths or NULL: the zero nonce), the
+ *     Poly1305 key is taken, counters and tag state are cleared.  No key
+ *     needed (a keyless handle works on the all-zero state, as libgcrypt).
+ *   - Without setiv, the first authenticate/encrypt/decrypt/gettag uses
+ *     the zero nonce.
+ *   - authenticate: any number of calls before the first data call;
+ *     after data (even 0 bytes) or a tag GPG_ERR_INV_STATE.  No key
+ *     needed.
+ *   - encrypt/decrypt (the key is checked first, by cipher.cpp): output
+ *     shorter than input GPG_ERR_BUFFER_TOO_SHORT, then after a tag
+ *     GPG_ERR_INV_STATE.  Any lengths, any split; encrypt and decrypt
+ *     calls may even be mixed (the MAC always covers the ciphertext).
+ *   - gettag: TAGLEN < 16 GPG_ERR_BUFFER_TOO_SHORT (nothing changes);
+ *     otherwise finalises once and copies 16 bytes (TAGLEN > 16 writes
+ *     16).  checktag: < 16 GPG_ERR_BUFFER_TOO_SHORT; finalises; a length
+ *     other than 16 or a wrong tag GPG_ERR_CHECKSUM (constant-time
+ *     compare).  Both may be repeated.
+ *   - setkey (success) clears the message state: next use starts with
+ *     the zero nonce unless setiv is called.  A failed setkey keeps it.
+ *   - GCRYCTL_RESET: like setkey's clearing; GCRYCTL_GET_TAGLEN: 16;
+ *     GCRYCTL_SET_TAGLEN: GPG_ERR_INV_CIPHER_MODE.
+ *   - Byte counts are 64-bit; a count passing 2^64 - 1 (not reachable
+ *     with real buffers) would be GPG_ERR_INV_LENGTH from then on.
+ */
+#include <config.h>
+#include <string.h>
+
+#include "cipher-internal.h"
+#include "chacha20-internal.h"
+#include "poly1305.h"
+#include "bufhelp.h"
+
+namespace {
+
+struct poly1305_mode_state
+{
+  poly1305_context mac;
+  uint64_t aadcount;          /* Bytes of AAD.  */
+  uint64_t datacount;         /* Bytes of ciphertext.  */
+  bool over_limits;           /* A count passed 2^64 - 1.  */
+  bool aad_finalized;         /* AAD padded; data may follow.  */
+};
+
+inline poly1305_mode_state *
+state_of (gcry_cipher_hd_t c)
+{
+  return static_cast<poly1305_mode_state *> (c->mode_ctx);
+}
+
+int
+poly1305_supported (const cipher_spec *spec)
+{
+  return spec->algo == GCRY_CIPHER_CHACHA20 && spec->stencrypt
+         && spec->stdecrypt && spec->setiv;
+}
+
+size_t
+poly1305_state_size (const cipher_spec *)
+{
+  return sizeof (poly1305_mode_state);
+}
+
+/* Add N to *CTR; true if it passed 2^64 - 1.  */
+inline bool
+count_add (uint64_t *ctr, size_t n)
+{
+  uint64_t v = *ctr + (uint64_t) n;
+  bool overflow = v < (uint64_t) n;
+  *ctr = v;
+  return overflow;
+}
+
+void
+pad16 (poly1305_mode_state *st, uint64_t count)
+{
+  static const unsigned char zeros[15] = { 0 };
+  if (count % 16)
+    _gcry_poly1305_update (&st->mac, zeros, 16 - count % 16);
+}
+
+/* RFC 8439 2.6: the Poly1305 key from keystream block "counter".  */
+gcry_err_code_t
+poly1305_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
+{
+  if (!iv && ivlen != 12)
+    return GPG_ERR_INV_ARG;
+  poly1305_mode_state *st = state_of (c);
+  memset (st, 0, sizeof *st);
+  c->marks.tag = 0;
+  c->marks.iv = 0;
+  c->spec->setiv (c->ctx, iv, ivlen);
+  unsigned char block[64];
+  memset (block, 0, sizeof block);
+  unsigned int depth = c->spec->stencrypt (c->ctx, block, block,
+                                           sizeof block);
+  _gcry_poly1305_init (&st->mac, block);
+  wipememory (block, sizeof block);
+  depth = depth > POLY1305_BURN_DEPTH ? depth : POLY1305_BURN_DEPTH;
+  _gcry_burn_stack (depth + 4 * sizeof (void *));
+  c->marks.iv = 1;
+  return GPG_ERR_NO_ERROR;
+}
+
+inline void
+set_zeroiv (gcry_cipher_hd_t c)
+{
+  static const unsigned char zero[12] = { 0 };
+  poly1305_setiv (c, zero, sizeof zero);
+}
+
+inline void
+aad_finish (poly1305_mode_state *st)
+{
+  pad16 (st, st->aadcount);
+  st->aad_finalized = true;
+  st->datacount = 0;
+}
+
+gcry_err_code_t
+poly1305_setkey (gcry_cipher_hd_t c, const unsigned char *key, size_t keylen)
+{
+  gcry_err_code_t rc = _gcry_cipher_setkey_algo (c, key, keylen);
+  if (rc)
+    return rc;  /* The message state stays (MODE_KEEPS_ON_SETKEY).  */
+  poly1305_mode_state *st = state_of (c);
+  wipememory (st, sizeof *st);
+  c->marks.tag = 0;
+  c->marks.iv = 0;
+  return GPG_ERR_NO_ERROR;
+}
+
+gcry_err_code_t
+poly1305_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
+                       size_t abuflen)
+{
+  poly1305_mode_state *st = state_of (c);
+  if (st->over_limits)
+    return GPG_ERR_INV_LENGTH;
+  if (st->aad_finalized || c->marks.tag)
+    return GPG_ERR_INV_STATE;
+  if (!c->marks.iv)
+    set_zeroiv (c);
+  if (count_add (&st->aadcount, abuflen))
+    {
+      st->over_limits = true;
+      return GPG_ERR_INV_LENGTH;
+    }
+  _gcry_poly1305_update (&st->mac, abuf, abuflen);
+  _gcry_burn_stack (POLY1305_BURN_DEPTH);
+  return GPG_ERR_NO_ERROR;
+}
+
+/* Data, in pieces so the MAC reads ciphertext before an in-place
+ * decryption overwrites it (and stays in cache while it does).  */
+gcry_err_code_t
+poly1305_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
+                const unsigned char *in, size_t inlen, bool encrypt)
+{
+  if (outsize < inlen)
+    return GPG_ERR_BUFFER_TOO_SHORT;
+  if (c->marks.tag)
+    return GPG_ERR_INV_STATE;
+  poly1305_mode_state *st = state_of (c);
+  if (st->over_limits)
+    return GPG_ERR_INV_LENGTH;
+  if (!c->marks.iv)
+    set_zeroiv (c);
+  if (!st->aad_finalized)
+    aad_finish (st);
+  if (count_add (&st->datacount, inlen))
+    {
+      st->over_limits = true;
+      return GPG_ERR_INV_LENGTH;
+    }
+  constexpr size_t CHUNK = 4096;
+  unsigned int depth = POLY1305_BURN_DEPTH;
+#if defined(CHACHA20_USE_AVX512) && defined(POLY1305_RADIX44)
+  /* The AVX-512 ChaCha20 path with no keystream or MAC block pending:
+   * the stitched function takes the runs of 16 whole blocks.  */
+  CHACHA20_context *cc = static_cast<CHACHA20_context *> (c->ctx);
+  if (cc->blocks == _gcry_chacha20_avx512_blocks && !cc->unused
+      && !st->mac.leftover && inlen >= 16 * CHACHA20_BLOCKSIZE)
+    {
+      size_t nblocks = inlen / (16 * CHACHA20_BLOCKSIZE) * 16;
+      unsigned int d = _gcry_chacha20_poly1305_avx512 (cc->input, &st->mac,
+                                                       out, in, nblocks,
+                                                       encrypt);
+      depth = d > depth ? d : depth;
+      out += nblocks * CHACHA20_BLOCKSIZE;
+      in += nblocks * CHACHA20_BLOCKSIZE;
+      inlen -= nblocks * CHACHA20_BLOCKSIZE;
+    }
+#endif
+  while (inlen)
+    {
+      size_t n = inlen < CHUNK ? inlen : CHUNK;
+      unsigned int d;
+      if (encrypt)
+        {
+          d = c->spec->stencrypt (c->ctx, out, in, n);
+          _gcry_poly1305_update (&st->mac, out, n);
+        }
+      else
+        {
+          _gcry_poly1305_update (&st->mac, in, n);
+          d = c->spec->stdecrypt (c->ctx, out, in, n);
+        }
+      depth = d > depth ? d : depth;
+      out += n;
+      in += n;
+      inlen -= n;
+    }
+  _gcry_burn_stack (depth + 4 * sizeof (void *));
+  return GPG_ERR_NO_ERROR;
+}
+
+gcry_err_code_t
+poly1305_encrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
+                  const unsigned char *in, size_t inlen)
+{
+  return poly1305_crypt (c, out, outsize, in, inlen, true);
+}
+
+gcry_err_code_t
+poly1305_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
+                  const unsigned char *in, size_t inlen)
+{
+  return poly1305_crypt (c, out, outsize, in, inlen, false);
+}
+
+/* Finalise once (the tag lives in c->iv, as libgcrypt keeps it in its
+ * IV buffer); common part of gettag and checktag.  */
+gcry_err_code_t
+poly1305_tag (gcry_cipher_hd_t c, size_t taglen)
+{
+  if (taglen < POLY1305_TAGLEN)
+    return GPG_ERR_BUFFER_TOO_SHORT;
+  poly1305_mode_state *st = state_of (c);
+  if (st->over_limits)
+    return GPG_ERR_INV_LENGTH;
+  if (!c->marks.iv)
+    set_zeroiv (c);
+  if (!st->aad_finalized)
+    aad_finish (st);
+  if (!c->marks.tag)
+    {
+      pad16 (st, st->datacount);
+      unsigned char lens[16];
+      buf_put_le64 (lens, st->aadcount);
+      buf_put_le64 (lens + 8, st->datacount);
+      _gcry_poly1305_update (&st->mac, lens, sizeof lens);
+      _gcry_poly1305_finish (&st->mac, c->iv);
+      c->marks.tag = 1;
+      _gcry_burn_stack (POLY1305_BURN_DEPTH);
+    }
+  return GPG_ERR_NO_ERROR;
+}
+
+gcry_err_code_t
+poly1305_gettag (gcry_cipher_hd_t c, unsigned char *tag, size_t taglen)
+{
+  gcry_err_code_t rc = poly1305_tag (c, taglen);
+  if (!rc)
+    memcpy (tag, c->iv, POLY1305_TAGLEN);
+  return rc;
+}
+
+gcry_err_code_t
+poly1305_checktag (gcry_cipher_hd_t c, const unsigned char *tag,
+                   size_t taglen)
+{
+  gcry_err_code_t rc = poly1305_tag (c, taglen);
+  if (rc)
+    return rc;
+  unsigned int diff = 0;
+  for (size_t i = 0; i < POLY1305_TAGLEN; i++)
+    diff |= (unsigned int) (tag[i] ^ c->iv[i]);
+  diff |= (unsigned int) (taglen != POLY1305_TAGLEN);  /* Public.  */
+  return diff ? GPG_ERR_CHECKSUM : GPG_ERR_NO_ERROR;
+}
+
+gcry_err_code_t
+poly1305_info (gcry_cipher_hd_t, int what, void *, size_t *nbytes)
+{
+  if (what != GCRYCTL_GET_TAGLEN)
+    return GPG_ERR_INV_CIPHER_MODE;
+  *nbytes = POLY1305_TAGLEN;
+  return GPG_ERR_NO_ERROR;
+}
+
+} // namespace
+
+extern const cipher_mode_ops _gcry_cipher_mode_poly1305 = {
+  GCRY_CIPHER_MODE_POLY1305,
+  MODE_KEEPS_ON_SETKEY,
+  poly1305_supported,
+  poly1305_state_size,
+  poly1305_setkey,
+  poly1305_setiv,
+  nullptr,               /* reset: cipher.cpp clears the state.  */
+  poly1305_encrypt,
+  poly1305_decrypt,
+  poly1305_authenticate,
+  poly1305_gettag,
+  poly1305_checktag,
+  nullptr,               /* ctl: SET_TAGLEN is INV_CIPHER_MODE.  */
+  poly1305_info,
+};

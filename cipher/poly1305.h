@@ -1,0 +1,167 @@
+/* poly1305.h - the Poly1305 one-time authenticator (RFC 8439 2.5).
+ *
+ * Two generic implementations, chosen at compile time: where the
+ * compiler has a 128-bit integer type (64-bit targets), radix 2^44 (the
+ * accumulator h and the clamped key part r in three 64-bit limbs of 44,
+ * 44 and 42 bits, products in 128 bits), four blocks per reduction with
+ * the precomputed powers r^2, r^3, r^4; elsewhere radix 2^26 (five
+ * 26-bit limbs in 32-bit words, products in 64 bits).  Constant time:
+ * no branch and no memory index depends on the key, the message or the
+ * tag (the final reduction selects with masks).
+ *
+ * Use: _gcry_poly1305_init with the 32-byte one-time key (r || s), any
+ * number of _gcry_poly1305_update calls of any length (the message is
+ * their concatenation), then _gcry_poly1305_finish for the 16-byte tag.
+ * The context holds key material: wipe it after use.
+ */
+#ifndef GCIPHER_POLY1305_H
+#define GCIPHER_POLY1305_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../src/g10lib.h"
+#include "bufhelp.h"
+
+#define POLY1305_KEYLEN 32
+#define POLY1305_TAGLEN 16
+#define POLY1305_BLOCKSIZE 16
+/* Stack bytes the functions below may leave key-dependent data in (the
+ * caller burns them, see cipher-internal.h).  */
+#define POLY1305_BURN_DEPTH 256
+
+#ifdef __SIZEOF_INT128__
+# define POLY1305_RADIX44 1
+#endif
+
+struct poly1305_context
+{
+#ifdef POLY1305_RADIX44
+  /* r[0]: the clamped r; r[k]: r^(k+1) mod p (k = 1..3, for the
+   * four-block step of poly1305.cpp).  44/44/42-bit limbs.  */
+  uint64_t r[4][3];
+  uint64_t h[3];          /* Accumulator (partly reduced).  */
+  uint64_t s[2];          /* The s half of the key, 64-bit words.  */
+#else
+  uint32_t r[5];          /* Clamped r, 26-bit limbs.  */
+  uint32_t h[5];          /* Accumulator, 26-bit limbs (partly reduced). */
+  uint32_t s[4];          /* The s half of the key, 32-bit words.  */
+#endif
+  unsigned char buf[POLY1305_BLOCKSIZE];  /* Partial block.  */
+  size_t leftover;        /* Bytes in buf.  */
+};
+
+#ifdef POLY1305_RADIX44
+/* The radix-2^44 arithmetic, inline so bulk paths elsewhere (the
+ * ChaCha20-Poly1305 stitching of chacha20-avx512.cpp) interleave it with
+ * their own work; poly1305.cpp is its main user.  */
+/* An unnamed namespace: each user gets its own copy, compiled with its
+ * own flags (no weak symbol shared between a generic and an ISA file),
+ * and always inlined.  */
+#define POLY1305_INLINE inline __attribute__ ((always_inline))
+namespace poly1305_radix44 {
+namespace {
+
+constexpr uint64_t M44 = (1ull << 44) - 1;
+constexpr uint64_t M42 = (1ull << 42) - 1;
+typedef unsigned __int128 u128;
+
+/* Radix 2^44: a number below 2^130 (or a little above, partly reduced)
+ * is x0 + x1 2^44 + x2 2^88 with x0, x1 < 2^44 and x2 < 2^42 (each may
+ * exceed its bound by a few bits between reductions).
+ *
+ * Product of h and a power of r (RFC 8439 2.5 "multiply by r", mod
+ * p = 2^130 - 5): limb i of h times limb j of r lands at 2^(44(i+j)),
+ * i + j = 3 at 2^132 and i + j = 4 at 2^176; as 2^132 = 4 * 2^130 = 20
+ * (mod p), those enter limbs 0 and 1 times 20.  With the r limbs below
+ * 2^44 and the h limbs below 2^46 every partial product is below 2^95
+ * (times 20: below 2^95 too, as 20 r2 < 2^47), so a sum of up to twelve
+ * of them (four blocks) stays far below 2^128.  */
+struct acc
+{
+  u128 d0 = 0, d1 = 0, d2 = 0;
+
+  /* d += x * r (x: three limbs; r: a power of r, s1 = 20 r1, s2 = 20 r2). */
+  POLY1305_INLINE void
+  mac (uint64_t x0, uint64_t x1, uint64_t x2, const uint64_t *r,
+       uint64_t s1, uint64_t s2)
+  {
+    d0 += (u128) x0 * r[0] + (u128) x1 * s2 + (u128) x2 * s1;
+    d1 += (u128) x0 * r[1] + (u128) x1 * r[0] + (u128) x2 * s2;
+    d2 += (u128) x0 * r[2] + (u128) x1 * r[1] + (u128) x2 * r[0];
+  }
+
+  /* Carry d into h: limbs 0 and 2 within their bounds, limb 1 below
+   * 2^44 + 2^16.  The carry out of limb 2 (below 2^57, as d2 < 2^99)
+   * enters limb 0 times 5, as 2^130 = 5 (mod p).  */
+  POLY1305_INLINE void
+  carry (uint64_t &h0, uint64_t &h1, uint64_t &h2)
+  {
+    uint64_t c;
+    c = (uint64_t) (d0 >> 44); h0 = (uint64_t) d0 & M44; d1 += c;
+    c = (uint64_t) (d1 >> 44); h1 = (uint64_t) d1 & M44; d2 += c;
+    c = (uint64_t) (d2 >> 42); h2 = (uint64_t) d2 & M42;
+    h0 += c * 5;
+    h1 += h0 >> 44;
+    h0 &= M44;
+  }
+};
+
+/* The 16 bytes at M as limbs, plus HIBIT (2^128) in limb 2.  */
+POLY1305_INLINE void
+load_block (const unsigned char *m, uint64_t hibit, uint64_t &x0,
+            uint64_t &x1, uint64_t &x2)
+{
+  uint64_t t0 = buf_get_le64 (m), t1 = buf_get_le64 (m + 8);
+  x0 = t0 & M44;
+  x1 = ((t0 >> 44) | (t1 << 20)) & M44;
+  x2 = ((t1 >> 24) & M42) | hibit;
+}
+
+/* S[k] = 20 r^(k+1) limbs 1 and 2 (the folded products of acc::mac).  */
+POLY1305_INLINE void
+times20 (const poly1305_context *ctx, uint64_t s[4][2])
+{
+  for (int k = 0; k < 4; k++)
+    {
+      s[k][0] = ctx->r[k][1] * 20;
+      s[k][1] = ctx->r[k][2] * 20;
+    }
+}
+
+/* Four blocks at M into the accumulator H0..H2 (see poly1305.cpp):
+ * h' = (h + m0) r^4 + m1 r^3 + m2 r^2 + m3 r, one reduction.  S from
+ * times20; HIBIT 1 << 40 for whole blocks.  */
+POLY1305_INLINE void
+step4 (uint64_t &h0, uint64_t &h1, uint64_t &h2,
+       const poly1305_context *ctx, const uint64_t s[4][2],
+       const unsigned char *m, uint64_t hibit)
+{
+  uint64_t x0, x1, x2;
+  acc d;
+  load_block (m, hibit, x0, x1, x2);
+  d.mac (h0 + x0, h1 + x1, h2 + x2, ctx->r[3], s[3][0], s[3][1]);
+  load_block (m + 16, hibit, x0, x1, x2);
+  d.mac (x0, x1, x2, ctx->r[2], s[2][0], s[2][1]);
+  load_block (m + 32, hibit, x0, x1, x2);
+  d.mac (x0, x1, x2, ctx->r[1], s[1][0], s[1][1]);
+  load_block (m + 48, hibit, x0, x1, x2);
+  d.mac (x0, x1, x2, ctx->r[0], s[0][0], s[0][1]);
+  d.carry (h0, h1, h2);
+}
+
+} // namespace
+} // namespace poly1305_radix44
+#endif /* POLY1305_RADIX44 */
+
+/* KEY: 32 bytes (RFC 8439 2.5: r = first 16, clamped; s = last 16).  */
+void _gcry_poly1305_init (poly1305_context *ctx, const unsigned char *key)
+  GCIPHER_INTERNAL;
+/* Absorb LEN bytes (any length, may be 0).  */
+void _gcry_poly1305_update (poly1305_context *ctx, const unsigned char *m,
+                            size_t len) GCIPHER_INTERNAL;
+/* Pad and absorb the partial block, write the 16-byte TAG.  The context
+ * is spent (re-init before reuse).  */
+void _gcry_poly1305_finish (poly1305_context *ctx, unsigned char *tag)
+  GCIPHER_INTERNAL;
+
+#endif /* GCIPHER_POLY1305_H */
