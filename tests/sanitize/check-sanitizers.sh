@@ -1,0 +1,287 @@
+#!/bin/sh
+# check-sanitizers.sh - build gcipher with the sanitizers and run its
+# tests there (`make check-sanitizers` runs this from the build tree).
+#
+#   asan   AddressSanitizer + UndefinedBehaviorSanitizer
+#          (-fsanitize=address,undefined -fno-sanitize-recover=all
+#          -fno-omit-frame-pointer, LeakSanitizer on): the library, both
+#          shared libraries and the whole test suite (`make check` in
+#          that tree: every GoogleTest suite and shell check).
+#   tsan   ThreadSanitizer: the library and tests/t-threads (many
+#          threads racing the first use, then using handles at once)
+#          and t-runtime (its thread and child-process cases).
+#
+# Compiler: GCC (CC/CXX = gcc/g++, or GCIPHER_SANITIZE_CC/_CXX); its
+# runtimes libasan8, libubsan1 and libtsan2 come with the gcc-12
+# packages.  -fsanitize is passed in LDFLAGS too: the shared libraries
+# are linked with the C driver and -Wl,--no-undefined, so the runtimes
+# must be on their link line (they become DT_NEEDED entries; libstdc++
+# still is not one of gcipher's own).  Any report fails the test that
+# triggered it: -fno-sanitize-recover=all and halt_on_error=1 (ASan,
+# UBSan, TSan) make the first report end the process with a non-zero
+# status, which the test harness counts as a failure.
+#
+# Everything lives under BUILDDIR/build-sanitizers (GCIPHER_SANITIZE_DIR
+# overrides; a name .gitignore already ignores):
+#   src/            a pristine copy of the source tree, made only when the
+#                   source tree is configured in-tree (which refuses VPATH
+#                   builds); modification times are kept, so make
+#                   rebuilds only what changed since the last run
+#   shared          symlink to the test vectors beside the source tree
+#   TREE/build/     the VPATH build (TREE: asan, tsan)
+#   TREE/logs/      the test logs (t-*.log, t-*.trs, test-suite.log):
+#                   .ci/run counts them like the main tree's
+#   results.tsv     one line per tree: tree, passed, failed, skipped,
+#                   status (PASS/FAIL; FAIL with 0 0 0 = failed to build)
+# Only what the tests need is built: no benchmarks, no documentation.
+#
+# The whole-program shell checks under ASan (tests/sanitize/run-test):
+#   t-substitute.sh   runs an uninstrumented program on the ASan-built
+#                     libgcrypt.so.20; the ASan runtime must come first in
+#                     the process, so it runs with LD_PRELOAD=libasan.so
+#                     (the system compiler it calls runs without it) and
+#                     without leak detection (LeakSanitizer would judge
+#                     the shell tools the script runs); memory errors
+#                     in gcipher are still fatal.
+#   t-preload-gpg.sh  skipped: it preloads the interposer into gpg with
+#                     its own LD_PRELOAD, where the ASan runtime cannot be
+#                     put first, and gpg, its agent and libgcrypt are not
+#                     instrumented.
+#
+# Environment:
+#   GCIPHER_SANITIZE_TREES  trees to build and run (default "asan tsan";
+#                           the script's arguments override)
+#   GCIPHER_SANITIZE_JOBS   make -j (default 2)
+#   GCIPHER_SANITIZE_TSAN_TESTS  the TSan tree's tests (default
+#                           "t-threads t-runtime")
+# Prints one summary line per tree and exits non-zero when anything
+# failed.  Time: the TSan tree about 1 CPU-minute to build, 3 to run;
+# the ASan tree's build is dominated by serpent-avx512.cpp (over 10
+# CPU-minutes under GCC 12's ASan).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+: "${top_srcdir:=$(cd "$here/../.." && pwd)}"
+: "${top_builddir:=$(pwd)}"
+top_srcdir=$(cd "$top_srcdir" && pwd)
+top_builddir=$(cd "$top_builddir" && pwd)
+dir=${GCIPHER_SANITIZE_DIR:-$top_builddir/build-sanitizers}
+jobs=${GCIPHER_SANITIZE_JOBS:-2}
+trees=${*:-${GCIPHER_SANITIZE_TREES:-asan tsan}}
+tsan_tests=${GCIPHER_SANITIZE_TSAN_TESTS:-t-threads t-runtime}
+cc=${GCIPHER_SANITIZE_CC:-gcc}
+cxx=${GCIPHER_SANITIZE_CXX:-g++}
+shell_prog=${CONFIG_SHELL:-/bin/sh}
+me=check-sanitizers
+
+mkdir -p "$dir" || exit 1
+dir=$(cd "$dir" && pwd)
+t_start=$(date +%s)
+elapsed() { echo "$(( $(date +%s) - $1 ))s"; }
+say() { echo "$me: $*"; }
+results=$dir/results.tsv
+: >"$results"
+
+for t in "$cc" "$cxx"; do
+  command -v "$t" >/dev/null 2>&1 || {
+    say "compiler $t not found"
+    printf 'all\t0\t1\t0\tFAIL\n' >>"$results"; exit 1; }
+done
+
+# --- 1. The source tree ---------------------------------------------------
+# A source tree configured in-tree (config.status there) refuses VPATH
+# builds: configure a copy of it (tests/copy-srctree).
+t0=$(date +%s)
+src=$top_srcdir
+if [ -f "$top_srcdir/config.status" ]; then
+  src=$dir/src
+  sh "$top_srcdir/tests/copy-srctree" "$top_srcdir" "$src" ||
+    { say "copying the source tree failed"; exit 1; }
+fi
+say "source tree: $src ($(elapsed "$t0"))"
+
+# --- 2. Per tree ----------------------------------------------------------
+# Count the logs in $1 as .ci/run does: GoogleTest lines per suite, one
+# case per other test; a suite without a verdict counts as one failure.
+summarise() {
+  s_pass=0; s_fail=0; s_skip=0
+  for log in "$1"/t-*.log; do
+    [ -f "$log" ] || continue
+    res=$(sed -n 's/^:test-result: //p' "${log%.log}.trs" 2>/dev/null | head -1)
+    if grep -q '^\[==========\]' "$log"; then
+      p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+      f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+      k=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+      s_pass=$((s_pass + ${p:-0})); s_fail=$((s_fail + ${f:-0}))
+      s_skip=$((s_skip + ${k:-0}))
+      # Crashed (no verdict), or a sanitizer ended it after the verdict.
+      if [ -z "$p$f" ] || { [ "$res" != PASS ] && [ -z "$f" ]; }; then
+        s_fail=$((s_fail + 1))
+      fi
+    else
+      case "$res" in
+        PASS) s_pass=$((s_pass + 1)) ;;
+        SKIP) s_skip=$((s_skip + 1)) ;;
+        *) s_fail=$((s_fail + 1)) ;;
+      esac
+    fi
+  done
+}
+
+# The first sanitizer report in the logs of $1, for the summary.
+first_report() {
+  grep -h -m1 -E '^(==[0-9]+==ERROR|SUMMARY: (Address|Undefined|Thread|Leak)Sanitizer|WARNING: ThreadSanitizer|.*runtime error:)' \
+    "$1"/t-*.log 2>/dev/null | head -3
+}
+
+# The ASan runtime as the dynamic loader finds it (for LD_PRELOAD).
+asan_runtime() {
+  f=$("$cc" -print-file-name=libasan.so)
+  [ -f "$f" ] && readlink -f "$f"
+}
+
+overall=0
+for tree in $trees; do
+  case $tree in
+    asan)
+      san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+      # The whole suite; the shell checks through run-test (see above).
+      run_tests=
+      build_progs=
+      ;;
+    tsan)
+      san="-fsanitize=thread"
+      run_tests=$tsan_tests
+      build_progs=$tsan_tests
+      ;;
+    *) say "unknown tree $tree (asan, tsan)"; exit 2 ;;
+  esac
+  t_tree=$(date +%s)
+  base=$dir/$tree
+  build=$base/build
+  rm -rf "$base/logs"
+  mkdir -p "$build" "$base/logs"
+
+  # configure (again) when its arguments changed or it never completed.
+  # -O1: the sanitizers' usual level, and a faster build.
+  t0=$(date +%s)
+  flags="-O1 -g $san"
+  conf_args="CC=$cc CXX=$cxx CFLAGS=$flags CXXFLAGS=$flags LDFLAGS=$san src=$src"
+  if [ ! -f "$build/Makefile" ] || [ ! -f "$build/.gcipher-configure" ] ||
+     [ "$(cat "$build/.gcipher-configure")" != "$conf_args" ]; then
+    rm -f "$build/.gcipher-configure"
+    if ! (cd "$build" && "$src/configure" -q CC="$cc" CXX="$cxx" \
+          CFLAGS="$flags" CXXFLAGS="$flags" LDFLAGS="$san" \
+          >configure.out 2>&1); then
+      tail -30 "$build/configure.out"
+      say "FAIL $tree: configure failed (see $build/config.log)"
+      printf '%s\t0\t1\t0\tFAIL\n' "$tree" >>"$results"
+      overall=1; continue
+    fi
+    printf '%s\n' "$conf_args" >"$build/.gcipher-configure"
+  fi
+
+  # Build the library and the test programs only (no benchmarks, no
+  # documentation): cipher/ and src/, then tests/ with its noinst
+  # programs emptied and TESTS= (build, run nothing).
+  if [ -n "$build_progs" ]; then
+    test_build="check_PROGRAMS=$build_progs noinst_LTLIBRARIES="
+    lib_targets="libgcipher-static.la"
+  else
+    test_build=
+    lib_targets=all
+  fi
+  # The biggest SIMD kernels (whole cipher rounds of inlined intrinsics
+  # over 16-32 blocks) take GCC 12 many minutes each under ASan + UBSan
+  # (serpent-avx512.cpp: over 11 CPU-minutes): in the asan tree they are
+  # built first without instrumentation (-O1 -g), so the sanitizers
+  # check everything around them (the mode code that hands them the
+  # caller's buffers included) but not their insides.
+  : >"$base/make.log"
+  if [ "$tree" = asan ]; then
+    for l in libserpent-avx2.la libserpent-avx512.la libchacha20-avx2.la \
+             libchacha20-avx512.la libsalsa20-avx2.la libsalsa20-avx512.la; do
+      grep -q "^$l:" "$build/cipher/Makefile" || continue
+      make -C "$build/cipher" -s "$l" CXXFLAGS="-O1 -g" \
+        >>"$base/make.log" 2>&1 || break
+    done
+  fi
+  # shellcheck disable=SC2086  # word splitting of the lists is intended
+  if ! make -C "$build/cipher" -j"$jobs" -s >>"$base/make.log" 2>&1 ||
+     ! make -C "$build/src" -j"$jobs" -s $lib_targets >>"$base/make.log" 2>&1 ||
+     ! make -C "$build/tests" -j"$jobs" -s check TESTS= noinst_PROGRAMS= \
+         noinst_SCRIPTS= $test_build >>"$base/make.log" 2>&1; then
+    grep -E -B2 -A8 'error|Error' "$base/make.log" | head -60
+    say "FAIL $tree: build failed (see $base/make.log)"
+    printf '%s\t0\t1\t0\tFAIL\n' "$tree" >>"$results"
+    overall=1; continue
+  fi
+  say "$tree: configure + build ($(elapsed "$t0"))"
+
+  # Run.  Every report is fatal; LeakSanitizer runs at the end of each
+  # test process.  allocator_may_return_null=1: an impossible malloc
+  # (t-runtime asks for SIZE_MAX - 100 bytes) returns NULL as the C
+  # library's does, so gcipher's out-of-memory paths run instead of the
+  # sanitizer's allocator ending the process.  ASAN_OPTIONS etc. from the caller are appended, so a
+  # local run can add options (later ones win).
+  t0=$(date +%s)
+  rm -f "$build"/tests/t-*.log "$build"/tests/t-*.trs "$build"/tests/test-suite.log
+  (
+    GCIPHER_SANITIZER=$tree
+    export GCIPHER_SANITIZER
+    case $tree in
+      asan)
+        ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:allocator_may_return_null=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:detect_invalid_pointer_pairs=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+        UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+        GCIPHER_SANITIZE_PRELOAD=$(asan_runtime)
+        export ASAN_OPTIONS UBSAN_OPTIONS GCIPHER_SANITIZE_PRELOAD
+        ;;
+      tsan)
+        TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:allocator_may_return_null=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
+        export TSAN_OPTIONS
+        # GCC 12's TSan cannot map its shadow memory when the kernel
+        # randomises mmap with more bits than it expects (FATAL:
+        # "unexpected memory mapping"): the tests then run with address
+        # space randomisation off (setarch -R).
+        probe=$(cd "$build/tests" && ./t-threads --gtest_list_tests 2>&1)
+        case $probe in
+          *"unexpected memory mapping"*)
+            GCIPHER_SANITIZE_SETARCH="setarch $(uname -m) -R"
+            export GCIPHER_SANITIZE_SETARCH
+            echo "$me: tsan: running the tests under $GCIPHER_SANITIZE_SETARCH" ;;
+        esac
+        ;;
+    esac
+    if [ -n "$run_tests" ]; then
+      # shellcheck disable=SC2086
+      make -C "$build/tests" -j"$jobs" -s check TESTS="$run_tests" \
+        check_PROGRAMS="$build_progs" noinst_LTLIBRARIES= noinst_PROGRAMS= \
+        noinst_SCRIPTS= LOG_COMPILER="$shell_prog $here/run-test"
+    else
+      make -C "$build/tests" -j"$jobs" -s check noinst_PROGRAMS= \
+        noinst_SCRIPTS= LOG_COMPILER="$shell_prog $here/run-test"
+    fi
+  ) >"$base/check.out" 2>&1
+  rc=$?
+  cp "$build"/tests/t-*.log "$build"/tests/t-*.trs \
+    "$build"/tests/test-suite.log "$base/check.out" "$base/logs/" 2>/dev/null
+  summarise "$base/logs"
+  status=PASS
+  if [ "$rc" != 0 ] || [ "$s_fail" != 0 ]; then
+    status=FAIL
+    [ "$s_fail" = 0 ] && s_fail=1
+  fi
+  printf '%s\t%s\t%s\t%s\t%s\n' "$tree" "$s_pass" "$s_fail" "$s_skip" \
+    "$status" >>"$results"
+  say "$status $tree: $s_pass passed, $s_fail failed, $s_skip skipped (build $(elapsed "$t_tree") in all, tests $(elapsed "$t0"))"
+  grep -h '^SKIP: ' "$base"/logs/t-*.log 2>/dev/null | sed 's/^/    /'
+  if [ "$status" = FAIL ]; then
+    overall=1
+    grep -h -E '^(FAIL|ERROR|XPASS)' "$base/check.out" | sed 's/^/    /' | head -20
+    first_report "$base/logs" | sed 's/^/    /'
+    say "    logs: $base/logs"
+  fi
+done
+
+if grep -q 'FAIL$' "$results"; then overall=1; fi
+say "all sanitizer trees: $(elapsed "$t_start"); results in $results"
+exit $overall
