@@ -110,18 +110,19 @@
  *                 follows SP 800-38D.  The input stops there.
  *   kwp-empty     AES-WRAP with padding (EXTENDED) of an empty input:
  *                 libgcrypt reads past the input.
- *   kwp-inplace   the same, wrapping 1..8 bytes in place (in == out or
- *                 in == NULL): libgcrypt 1.10 returns a wrong single-block
- *                 result (not RFC 5649 4.1's ENC (AIV || P padded), which
- *                 it does give out of place and gcipher gives always).
+ *   kwp-inplace   the same, wrapping in place: in == out of any length,
+ *                 or in == NULL with 1..8 bytes: libgcrypt 1.10 returns a
+ *                 result other than the one it gives out of place (which
+ *                 is RFC 5649's, and what gcipher gives always).
  *   kw-iv         AES-WRAP unwrap with an IV other than A6..A6 set:
  *                 libgcrypt 1.10 also accepts data wrapped with the
  *                 default IV (RFC 3394 2.2.3 checks the given IV only,
  *                 as gcipher does).
  *   cts-short     a short output buffer on a non-CBC handle with the
- *                 CBC_CTS flag set by ctl (e.g. ARCFOUR): libgcrypt 1.10
- *                 skips its length check, succeeds and writes past the
- *                 buffer; gcipher answers GPG_ERR_BUFFER_TOO_SHORT.
+ *                 CBC_CTS flag set by ctl (e.g. ARCFOUR), or on any STREAM
+ *                 handle: libgcrypt 1.10 skips its length check, succeeds
+ *                 and writes past the buffer; gcipher answers
+ *                 GPG_ERR_BUFFER_TOO_SHORT.
  *   ccm-rekey     setkey while a CCM or EAX message is under way (nonce
  *                 set): libgcrypt goes on with the old message (EAX: its
  *                 CMAC states and counter continue under the new key),
@@ -459,6 +460,11 @@ public:
         && im != IN_NULL && outsize < inlen)
       {
         skips[SKIP_CTS_SHORT]++;  /* libgcrypt writes past OUTSIZE.  */
+        return;
+      }
+    if (mode == GCRY_CIPHER_MODE_STREAM && im != IN_NULL && outsize < inlen)
+      {
+        skips[SKIP_CTS_SHORT]++;  /* Likewise (STREAM never checks).  */
         return;
       }
     note (std::string (enc ? "encrypt" : "decrypt") + " inlen="
@@ -835,7 +841,7 @@ run_input (const uint8_t *data, size_t size)
                   }
                 if (enc && r.mode == GCRY_CIPHER_MODE_AESWRAP
                     && (r.flags & GCRY_CIPHER_EXTENDED) && im != Run::SEPARATE
-                    && (im == Run::IN_NULL ? outsize : len) <= 8)
+                    && (im == Run::IN_EQ_OUT || outsize <= 8))
                   {
                     skips[SKIP_KWP_INPLACE]++;
                     break;
@@ -853,7 +859,7 @@ run_input (const uint8_t *data, size_t size)
                       piece = len - off;
                     if (enc && r.mode == GCRY_CIPHER_MODE_AESWRAP
                         && (r.flags & GCRY_CIPHER_EXTENDED)
-                        && (piece == 0
+                        && (piece == 0 || im == Run::IN_EQ_OUT
                             || (piece <= 8 && im != Run::SEPARATE)))
                       {
                         skips[piece ? SKIP_KWP_INPLACE : SKIP_KWP_EMPTY]++;
