@@ -34,11 +34,11 @@ const cipher_spec *const cipher_list[] =
     &_gcry_cipher_spec_serpent128,
     &_gcry_cipher_spec_serpent192,
     &_gcry_cipher_spec_serpent256,
-    &_gcry_cipher_spec_des, &_gcry_cipher_spec_tripledes,  /* H10c */
+    &_gcry_cipher_spec_des, &_gcry_cipher_spec_tripledes,
     &_gcry_cipher_spec_blowfish, &_gcry_cipher_spec_idea,
     &_gcry_cipher_spec_rfc2268_40, &_gcry_cipher_spec_rfc2268_128,
     &_gcry_cipher_spec_gost28147, &_gcry_cipher_spec_gost28147_mesh,
-    &_gcry_cipher_spec_cast5,                                /* H10d */
+    &_gcry_cipher_spec_cast5,
     &_gcry_cipher_spec_camellia128,
     &_gcry_cipher_spec_camellia192,
     &_gcry_cipher_spec_camellia256,
@@ -46,7 +46,7 @@ const cipher_spec *const cipher_list[] =
     &_gcry_cipher_spec_seed,
     &_gcry_cipher_spec_twofish,
     &_gcry_cipher_spec_twofish128,
-    &_gcry_cipher_spec_arcfour,      /* Stream ciphers (H10a).  */
+    &_gcry_cipher_spec_arcfour,      /* Stream ciphers.  */
     &_gcry_cipher_spec_salsa20,
     &_gcry_cipher_spec_salsa20r12,
     &_gcry_cipher_spec_chacha20,
@@ -75,7 +75,7 @@ const cipher_extra_ops *const extra_ops_list[] =
   {
     &_gcry_cipher_extra_tripledes,
     &_gcry_cipher_extra_gost28147, &_gcry_cipher_extra_gost28147_mesh,
-    &_gcry_cipher_extra_arcfour,     /* Stream ciphers: RESET (H10a).  */
+    &_gcry_cipher_extra_arcfour,     /* Stream ciphers: RESET.  */
     &_gcry_cipher_extra_salsa20,
     &_gcry_cipher_extra_salsa20r12,
     &_gcry_cipher_extra_chacha20,
