@@ -55,9 +55,10 @@ rm -f probe probe.cpp probe.log
 # --- 2. The sanitized library ----------------------------------------------
 # A source tree configured in-tree refuses VPATH builds: a copy of it
 # (tests/copy-srctree) is configured instead.
+# (Not $dir/src: that is the build tree's own src/.)
 src=$top_srcdir
 if [ -f "$top_srcdir/config.status" ]; then
-  src=$dir/src
+  src=$dir/srctree
   sh "$top_srcdir/tests/copy-srctree" "$top_srcdir" "$src" ||
     die "copying the source tree failed"
 fi
