@@ -22,7 +22,7 @@ static_assert (camellia_gfni<gfni_vec512>::N == CAMELLIA_GFNI_AVX512_LANES);
 void
 _gcry_camellia_gfni_avx512_fill (cipher_bulk_ops *bulk, CAMELLIA_context *ctx)
 {
-  typedef batch_modes<gfni_vec_clear_zmm, camellia_gfni<gfni_vec512>,
+  typedef batch_modes<vec_clear_zmm, camellia_gfni<gfni_vec512>,
               camellia_gfni<gfni_vec256>,
               camellia_gfni<gfni_vec128> > modes;
   modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);

@@ -1,18 +1,22 @@
-/* camellia-gfni.h - the Camellia GFNI kernel, one template over the
- * register width (Ops: gfni-vec-x86.h's xmm, ymm or zmm operations; 16,
- * 32 or 64 blocks per batch).  Included only by camellia-gfni-avx2.cpp
- * and camellia-gfni-avx512.cpp, which are compiled with those ISAs'
- * flags and chain the widths (cipher-batch-modes.h).
+/* camellia-gfni.h - the byte-sliced Camellia SIMD kernel, one template
+ * over the register width (Ops: gfni-vec-x86.h's xmm, ymm or zmm
+ * operations; 16, 32 or 64 blocks per batch) and the S-box layer (SB:
+ * sbox-layer-x86.h's GFNI or AES-NI policy).  Included only by the ISA
+ * files camellia-gfni-avx2.cpp, camellia-gfni-avx512.cpp and
+ * camellia-aesni-*.cpp, which are compiled with those ISAs' flags and
+ * chain the widths (cipher-batch-modes.h).
  *
  * Layout: byte-sliced.  A batch is W blocks in 16 registers; after an
  * in-lane 16x16 byte transpose (four passes of byte unpacks, each a
  * rotation of the 8-bit (register, byte) index) register p holds byte p
  * of every block.  Camellia's S-function applies one fixed S-box per
  * byte position (RFC 3713 2.4.1: t1 SBOX1, t2 SBOX2, ...), so each
- * register needs exactly one S-box: GF2P8AFFINEQB (input affine map,
- * moved into the AES field) then GF2P8AFFINEINVQB (inversion and output
- * affine map), operands from camellia-internal.h, which checks them
- * against the reference S-boxes on all 256 inputs at compile time.  The
+ * register needs exactly one S-box: with GFNI, GF2P8AFFINEQB (input
+ * affine map, moved into the AES field) then GF2P8AFFINEINVQB (inversion
+ * and output affine map); with AES-NI, nibble-table PSHUFBs around
+ * AESENCLAST (sbox-layer-x86.h).  The descriptions come from
+ * camellia-internal.h, which checks both operand sets against the
+ * reference S-boxes on all 256 inputs at compile time.  The
  * P-function is 16 register XORs (a network equal to RFC 3713 2.4.1's
  * equations, outputs in the order y5..y8, y1..y4); FL / FL^-1 (2.4.2,
  * 2.4.3) are byte-wise AND/OR/XOR with the 32-bit rotation by one bit
@@ -26,35 +30,21 @@
 
 #include <string.h>
 #include "camellia-internal.h"
+#include "sbox-layer-x86.h"
 
 #define CAM_GFNI_INLINE inline __attribute__ ((always_inline))
 
-template <class Ops>
-struct camellia_gfni
+template <class Ops, class SB>
+struct camellia_simd
 {
   typedef typename Ops::V V;
   static constexpr size_t N = Ops::W;   /* Blocks per batch.  */
 
-  /* The in-lane 16x16 byte transpose (an involution after four passes:
-   * each pass rotates the index bits (register r3..r0, byte b3..b0) left
-   * by one).  */
+  /* The in-lane 16x16 byte transpose (gfni-vec-x86.h).  */
   static CAM_GFNI_INLINE void
   transpose (V (&x)[16])
   {
-#pragma GCC unroll 16
-    for (int pass = 0; pass < 4; pass++)
-      {
-        V y[16];
-#pragma GCC unroll 16
-        for (int i = 0; i < 8; i++)
-          {
-            y[2 * i] = Ops::unpacklo8 (x[i], x[i + 8]);
-            y[2 * i + 1] = Ops::unpackhi8 (x[i], x[i + 8]);
-          }
-#pragma GCC unroll 16
-        for (int i = 0; i < 16; i++)
-          x[i] = y[i];
-      }
+    gfni_byte_transpose16<Ops> (x);
   }
 
   /* Byte P (0 = most significant, RFC byte order) of the subkey whose
@@ -65,18 +55,20 @@ struct camellia_gfni
     return Ops::shuffle8 (kv, Ops::set1_8 ((char) (7 - p)));
   }
 
-  template <int S>
+  template <int S, bool FWD>
   static CAM_GFNI_INLINE V
   sbox (V x)
   {
     using namespace camellia_detail;
-    constexpr gfni_sbox s = S == 1 ? cam_gfni_s1 : S == 2 ? cam_gfni_s2
-                            : S == 3 ? cam_gfni_s3 : cam_gfni_s4;
-    const V a = Ops::template affine<s.cpre> (x, Ops::bcast64 (s.pre));
-    return Ops::template affineinv<s.cpost> (a, Ops::bcast64 (s.post));
+    constexpr const affine_inv_sbox &d = S == 1 ? cam_sbox1
+                                         : S == 2 ? cam_sbox2
+                                         : S == 3 ? cam_sbox3 : cam_sbox4;
+    return SB::template apply_moved<d, FWD> (x);
   }
 
-  /* R ^= F (L, K) (RFC 3713 2.4.1) on byte-sliced halves.  */
+  /* R ^= F (L, K) (RFC 3713 2.4.1) on byte-sliced halves; the S-box
+   * layer leaves F's bytes moved by SB::move<FWD> (see crypt_blocks).  */
+  template <bool FWD>
   static CAM_GFNI_INLINE void
   feistel (const V *l, V *r, uint64_t k)
   {
@@ -85,14 +77,14 @@ struct camellia_gfni
 #pragma GCC unroll 16
     for (int p = 0; p < 8; p++)
       z[p] = l[p] ^ kbyte (kv, p);
-    z[0] = sbox<1> (z[0]);
-    z[1] = sbox<2> (z[1]);
-    z[2] = sbox<3> (z[2]);
-    z[3] = sbox<4> (z[3]);
-    z[4] = sbox<2> (z[4]);
-    z[5] = sbox<3> (z[5]);
-    z[6] = sbox<4> (z[6]);
-    z[7] = sbox<1> (z[7]);
+    z[0] = sbox<1, FWD> (z[0]);
+    z[1] = sbox<2, FWD> (z[1]);
+    z[2] = sbox<3, FWD> (z[2]);
+    z[3] = sbox<4, FWD> (z[3]);
+    z[4] = sbox<2, FWD> (z[4]);
+    z[5] = sbox<3, FWD> (z[5]);
+    z[6] = sbox<4, FWD> (z[6]);
+    z[7] = sbox<1, FWD> (z[7]);
     /* P: z1..z4 end as y5..y8, z5..z8 as y1..y4.  */
     z[0] ^= z[5]; z[1] ^= z[6]; z[2] ^= z[7]; z[3] ^= z[4];
     z[4] ^= z[2]; z[5] ^= z[3]; z[6] ^= z[0]; z[7] ^= z[1];
@@ -159,7 +151,18 @@ struct camellia_gfni
 
   /* N blocks from IN to OUT (may be equal), encryption (RFC 3713 2.3.1,
    * 2.3.2) or decryption (2.3.3: subkeys reversed), same schedule
-   * indices as camellia.cpp's cam_crypt.  */
+   * indices as camellia.cpp's cam_crypt.
+   *
+   * Block order: byte-sliced, a register's byte positions are blocks.
+   * The AES-NI S-box layer permutes them (SB::apply_moved: ShiftRows
+   * forward, InvShiftRows backward, within each 128-bit lane; nothing
+   * with GFNI), so d2 is kept with its blocks in the forward order
+   * (SB::move<true>) from the start: the d1 -> d2 half-rounds (forward)
+   * then XOR F into d2 in its own order, the d2 -> d1 half-rounds
+   * (backward) bring F back to d1's order, and FL / FL^-1 / whitening
+   * act on each half alone with broadcast keys, so they do not care.
+   * The half-rounds come in pairs; d2 returns to the block order at
+   * the end.  This saves the InvShiftRows PSHUFB of every S-box.  */
   template <bool DECRYPT>
   static __attribute__ ((noinline)) void
   crypt_blocks (const void *c, unsigned char *out, const unsigned char *in)
@@ -173,6 +176,9 @@ struct camellia_gfni
       x[j] = Ops::load (in + Ops::W * j);
     transpose (x);
     V *d1 = x, *d2 = x + 8;
+#pragma GCC unroll 16
+    for (int p = 0; p < 8; p++)
+      d2[p] = SB::template move<true> (d2[p]);
     whiten (d1, ctx->kw[DECRYPT ? 2 : 0]);
     whiten (d2, ctx->kw[DECRYPT ? 3 : 1]);
     for (unsigned int r = 0; r < nr; r += 2)
@@ -191,8 +197,8 @@ struct camellia_gfni
                 flinv (d2, ctx->ke[2 * l + 1]);
               }
           }
-        feistel (d1, d2, ctx->k[DECRYPT ? nr - 1 - r : r]);
-        feistel (d2, d1, ctx->k[DECRYPT ? nr - 2 - r : r + 1]);
+        feistel<true> (d1, d2, ctx->k[DECRYPT ? nr - 1 - r : r]);
+        feistel<false> (d2, d1, ctx->k[DECRYPT ? nr - 2 - r : r + 1]);
       }
     whiten (d2, ctx->kw[DECRYPT ? 0 : 2]);
     whiten (d1, ctx->kw[DECRYPT ? 1 : 3]);
@@ -201,7 +207,7 @@ struct camellia_gfni
 #pragma GCC unroll 16
     for (int p = 0; p < 8; p++)
       {
-        y[p] = d2[p];
+        y[p] = SB::template move<false> (d2[p]);
         y[p + 8] = d1[p];
       }
     transpose (y);
@@ -214,5 +220,9 @@ struct camellia_gfni
    * where registers run out, and temporaries.  */
   static constexpr unsigned int BURN = 48 * Ops::W + 512;
 };
+
+/* The GFNI kernel.  */
+template <class Ops>
+using camellia_gfni = camellia_simd<Ops, gfni_sbox_layer<Ops> >;
 
 #endif /* GCIPHER_CAMELLIA_GFNI_H */

@@ -1,6 +1,7 @@
 /* camellia-internal.h - Camellia (RFC 3713): the context and the
  * compile-time S-box construction shared by the generic code
- * (camellia.cpp) and the GFNI paths (camellia-gfni-*.cpp).  See
+ * (camellia.cpp), the GFNI paths (camellia-gfni-*.cpp) and the AES-NI
+ * paths (camellia-aesni-*.cpp).  See
  * camellia.cpp's file comment for the algebra.
  */
 #ifndef GCIPHER_CAMELLIA_INTERNAL_H
@@ -12,6 +13,7 @@
 #include "cipher-internal.h"
 #include "gf256-ct.h"
 #include "gf256-gfni.h"
+#include "gf256-aesni.h"
 
 namespace camellia_detail {
 
@@ -126,54 +128,53 @@ constexpr bitmat rot_mat (int n)
   return m;
 }
 
-/* The GFNI operands (gf256-gfni.h) of SBOX1..SBOX4 (RFC 3713 2.4.4:
- * SBOX2 = SBOX1 <<< 1, SBOX3 = SBOX1 >>> 1, SBOX4(x) = SBOX1 (x <<< 1)),
- * each checked against the reference on all 256 inputs.  */
-constexpr gfni_sbox cam_gfni_s1
-  = make_gfni_sbox (CAM_POLY, cam_in, cam_cin, cam_out, cam_cout);
-constexpr gfni_sbox cam_gfni_s2
-  = make_gfni_sbox (CAM_POLY, cam_in, cam_cin,
-                    compose (rot_mat (1), cam_out), rotl8 (cam_cout, 1));
-constexpr gfni_sbox cam_gfni_s3
-  = make_gfni_sbox (CAM_POLY, cam_in, cam_cin,
-                    compose (rot_mat (7), cam_out), rotl8 (cam_cout, 7));
-constexpr gfni_sbox cam_gfni_s4
-  = make_gfni_sbox (CAM_POLY, compose (cam_in, rot_mat (1)), cam_cin,
-                    cam_out, cam_cout);
-static_assert (gfni_check (cam_gfni_s1, CAM_POLY, cam_in, cam_cin, cam_out,
-                           cam_cout), "Camellia GFNI SBOX1");
-static_assert (gfni_check (cam_gfni_s2, CAM_POLY, cam_in, cam_cin,
-                           compose (rot_mat (1), cam_out),
-                           rotl8 (cam_cout, 1)), "Camellia GFNI SBOX2");
-static_assert (gfni_check (cam_gfni_s3, CAM_POLY, cam_in, cam_cin,
-                           compose (rot_mat (7), cam_out),
-                           rotl8 (cam_cout, 7)), "Camellia GFNI SBOX3");
-static_assert (gfni_check (cam_gfni_s4, CAM_POLY,
-                           compose (cam_in, rot_mat (1)), cam_cin, cam_out,
-                           cam_cout), "Camellia GFNI SBOX4");
-static_assert (gfni_affineinv (cam_gfni_s1.post,
-                               gfni_affine (cam_gfni_s1.pre, 1,
-                                            cam_gfni_s1.cpre),
-                               cam_gfni_s1.cpost) == 130
-               && gfni_affineinv (cam_gfni_s2.post,
-                                  gfni_affine (cam_gfni_s2.pre, 0,
-                                               cam_gfni_s2.cpre),
-                                  cam_gfni_s2.cpost) == 224,
-               "Camellia GFNI SBOX1(1), SBOX2(0) (RFC 3713 2.4.4)");
+/* SBOX1..SBOX4 (RFC 3713 2.4.4: SBOX2 = SBOX1 <<< 1, SBOX3 = SBOX1 >>> 1,
+ * SBOX4(x) = SBOX1 (x <<< 1)) as affine_inv_sbox descriptions
+ * (gf256-aesni.h), from which the SIMD S-box layers (sbox-layer-x86.h)
+ * derive their GFNI or AES-NI operands; both operand sets are checked
+ * against the reference on all 256 inputs.  */
+inline constexpr affine_inv_sbox cam_sbox1
+  = { CAM_POLY, cam_in, cam_cin, cam_out, cam_cout };
+inline constexpr affine_inv_sbox cam_sbox2
+  = { CAM_POLY, cam_in, cam_cin, compose (rot_mat (1), cam_out),
+      rotl8 (cam_cout, 1) };
+inline constexpr affine_inv_sbox cam_sbox3
+  = { CAM_POLY, cam_in, cam_cin, compose (rot_mat (7), cam_out),
+      rotl8 (cam_cout, 7) };
+inline constexpr affine_inv_sbox cam_sbox4
+  = { CAM_POLY, compose (cam_in, rot_mat (1)), cam_cin, cam_out, cam_cout };
+static_assert (affine_sbox_check (cam_sbox1), "Camellia SIMD SBOX1");
+static_assert (affine_sbox_check (cam_sbox2), "Camellia SIMD SBOX2");
+static_assert (affine_sbox_check (cam_sbox3), "Camellia SIMD SBOX3");
+static_assert (affine_sbox_check (cam_sbox4), "Camellia SIMD SBOX4");
+static_assert (sbox_ref (cam_sbox1, 1) == 130 && sbox_ref (cam_sbox2, 0) == 224
+               && sbox_ref (cam_sbox3, 0) == 56
+               && sbox_ref (cam_sbox4, 0) == 112
+               && sbox_ref (cam_sbox4, 1) == 44,
+               "Camellia SBOX1(1), SBOX2(0), SBOX3(0), SBOX4(0), SBOX4(1) "
+               "(RFC 3713 2.4.4)");
 
 } // namespace camellia_detail
 
 using camellia_detail::CAMELLIA_context;
 
-/* Blocks per call of the GFNI kernels (byte-sliced: one byte position of
- * W blocks per W-byte register).  */
+/* Blocks per call of the GFNI and AES-NI kernels (byte-sliced: one byte
+ * position of W blocks per W-byte register).  */
 constexpr unsigned int CAMELLIA_GFNI_AVX2_LANES = 32;
 constexpr unsigned int CAMELLIA_GFNI_AVX512_LANES = 64;
+constexpr unsigned int CAMELLIA_AESNI_AVX2_LANES = 32;
+constexpr unsigned int CAMELLIA_AESNI_AVX_LANES = 16;
 
 /* Fill BULK and CTX's encrypt1 / decrypt1 for the path.  */
 void _gcry_camellia_gfni_avx2_fill (cipher_bulk_ops *bulk,
                                     CAMELLIA_context *ctx);
 void _gcry_camellia_gfni_avx512_fill (cipher_bulk_ops *bulk,
                                       CAMELLIA_context *ctx);
+void _gcry_camellia_vaes_avx2_fill (cipher_bulk_ops *bulk,
+                                    CAMELLIA_context *ctx);
+void _gcry_camellia_aesni_avx2_fill (cipher_bulk_ops *bulk,
+                                     CAMELLIA_context *ctx);
+void _gcry_camellia_aesni_avx_fill (cipher_bulk_ops *bulk,
+                                    CAMELLIA_context *ctx);
 
 #endif /* GCIPHER_CAMELLIA_INTERNAL_H */

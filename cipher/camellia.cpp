@@ -5,9 +5,13 @@
  * at setkey; all share the key layout):
  *   "gfni-avx512"  GFNI kernels on zmm/ymm/xmm (camellia-gfni-avx512.cpp)
  *   "gfni-avx2"    GFNI kernels on ymm/xmm     (camellia-gfni-avx2.cpp)
+ *   "vaes-avx2"    AES-NI S-box layer, VAES on ymm, then xmm
+ *                  (camellia-vaes-avx2.cpp)
+ *   "aesni-avx2"   AES-NI S-box layer on ymm/xmm (camellia-aesni-avx2.cpp)
+ *   "aesni-avx"    AES-NI S-box layer on xmm (camellia-aesni-avx.cpp)
  *   "generic"      the code below, no bulk slots: 12 MB/s (128-bit key)
  *                  and 9 MB/s (256) in CTR on one Zen 4 core.
- * A GFNI path fills the bulk slots (cipher-batch-modes.h) and the
+ * A SIMD path fills the bulk slots (cipher-batch-modes.h) and the
  * context's encrypt1 / decrypt1, which the spec's single-block functions
  * call (camellia-gfni.h has the byte-sliced kernel).
  *
@@ -349,11 +353,16 @@ cam_decrypt (void *ctx, unsigned char *out, const unsigned char *in)
 
 /* Paths, fastest first (the first whose hwf bits are all present and
  * not disabled wins at setkey); all share the key layout and the
- * single-block functions, a GFNI path adds bulk slots.  */
+ * single-block functions, a SIMD path adds bulk slots.  The AES-NI
+ * paths (the GFNI kernels' templates with sbox-layer-x86.h's AES-NI
+ * S-box layer) serve CPUs without GFNI.  */
 const cipher_impl_info cam_impls[] = {
 #ifdef GCIPHER_ARCH_X86
   { "gfni-avx512", HWF_INTEL_GFNI | HWF_INTEL_AVX512 },
   { "gfni-avx2", HWF_INTEL_GFNI | HWF_INTEL_AVX2 },
+  { "vaes-avx2", HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AESNI | HWF_INTEL_AVX2 },
+  { "aesni-avx2", HWF_INTEL_AESNI | HWF_INTEL_AVX2 },
+  { "aesni-avx", HWF_INTEL_AESNI | HWF_INTEL_AVX },
 #endif
   { "generic", 0 },
 };
@@ -369,6 +378,9 @@ const cam_path_ops cam_path_table[] = {
 #ifdef GCIPHER_ARCH_X86
   { CAMELLIA_GFNI_AVX512_LANES, _gcry_camellia_gfni_avx512_fill },
   { CAMELLIA_GFNI_AVX2_LANES, _gcry_camellia_gfni_avx2_fill },
+  { CAMELLIA_AESNI_AVX2_LANES, _gcry_camellia_vaes_avx2_fill },
+  { CAMELLIA_AESNI_AVX2_LANES, _gcry_camellia_aesni_avx2_fill },
+  { CAMELLIA_AESNI_AVX_LANES, _gcry_camellia_aesni_avx_fill },
 #endif
   { 1, nullptr },
 };

@@ -24,6 +24,8 @@
 #include <config.h>
 #include <immintrin.h>
 
+#include "vec-clear-x86.h"
+
 /* GCC 12's AVX-512 intrinsics use a self-initialised "undefined" source
  * operand that -Wuninitialized flags inside the header.  */
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -133,26 +135,6 @@ blocks16 (uint32_t *state, unsigned char *out, const unsigned char *in,
   state[13] = (uint32_t) (ctr >> 32);
 }
 
-/* Clear every vector register: vzeroall for zmm0..15, zmm16..31 by
- * hand.  */
-inline void
-clear_zmm ()
-{
-  _mm256_zeroall ();
-  asm volatile (
-      "vpxord %%zmm16, %%zmm16, %%zmm16\n\tvpxord %%zmm17, %%zmm17, %%zmm17\n\t"
-      "vpxord %%zmm18, %%zmm18, %%zmm18\n\tvpxord %%zmm19, %%zmm19, %%zmm19\n\t"
-      "vpxord %%zmm20, %%zmm20, %%zmm20\n\tvpxord %%zmm21, %%zmm21, %%zmm21\n\t"
-      "vpxord %%zmm22, %%zmm22, %%zmm22\n\tvpxord %%zmm23, %%zmm23, %%zmm23\n\t"
-      "vpxord %%zmm24, %%zmm24, %%zmm24\n\tvpxord %%zmm25, %%zmm25, %%zmm25\n\t"
-      "vpxord %%zmm26, %%zmm26, %%zmm26\n\tvpxord %%zmm27, %%zmm27, %%zmm27\n\t"
-      "vpxord %%zmm28, %%zmm28, %%zmm28\n\tvpxord %%zmm29, %%zmm29, %%zmm29\n\t"
-      "vpxord %%zmm30, %%zmm30, %%zmm30\n\tvpxord %%zmm31, %%zmm31, %%zmm31"
-      ::: "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",
-          "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29",
-          "xmm30", "xmm31");
-}
-
 } // namespace
 
 unsigned int
@@ -164,7 +146,7 @@ _gcry_chacha20_avx512_blocks (uint32_t *state, unsigned char *out,
     {
       for (; nblocks >= 16; nblocks -= 16, in += 1024, out += 1024)
         blocks16 (state, out, in, [] (int) {});
-      clear_zmm ();
+      vec_clear_zmm ();
       depth = 64 * 64 + 16 * sizeof (void *);  /* Spilled zmm registers. */
     }
   if (nblocks)
@@ -217,7 +199,7 @@ _gcry_chacha20_poly1305_avx512 (uint32_t *state, poly1305_context *mac,
       step4 (h0, h1, h2, mac, s, out - 1024 + 64 * k, hibit);
   mac->h[0] = h0; mac->h[1] = h1; mac->h[2] = h2;
   wipememory (s, sizeof s);
-  clear_zmm ();
+  vec_clear_zmm ();
   return 64 * 64 + 64 * sizeof (void *);
 }
 #endif /* POLY1305_RADIX44 */

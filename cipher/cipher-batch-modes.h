@@ -13,6 +13,15 @@
  *                 const unsigned char *in); N blocks, IN == OUT allowed
  *   static constexpr unsigned int BURN;     stack depth to burn
  *
+ * (the smallest kernel may also have
+ *
+ *   template <bool DECRYPT> static void
+ *   crypt_one (const void *ctx, unsigned char *out,
+ *              const unsigned char *in);   one block, IN == OUT allowed
+ *
+ * a kernel for a single block in a register, which then serves the
+ * chained encryptions and the single-block functions instead of a
+ * padded batch; its frame must fit in the chain's BURN)
  * and CLEAR wiping the vector registers at the end of every slot; and
  * single-block functions (crypt1) running the smallest kernel on one
  * block, for the algorithm's encrypt / decrypt to call when the path is
@@ -21,7 +30,8 @@
  * what is left below the smallest batch goes through a stack buffer of
  * that size (so one block costs one batch of the smallest kernel).  The
  * chained encryptions (CBC, CFB, OFB encryption: one block depends on
- * the previous one) run one block at a time that way.  Every stack
+ * the previous one) run one block at a time that way (or through the
+ * smallest kernel's crypt_one when it has one).  Every stack
  * buffer is wiped before return.  No intrinsics here: the kernels come
  * from the ISA files (camellia-gfni-*.cpp, sm4-gfni-*.cpp).
  */
@@ -60,6 +70,10 @@ struct batch_chain<K>
         return N;
       }
     memmove (pad, in, 16 * n);
+    /* Defined filler: kernels mix the blocks of a register in one
+     * instruction (AESENCLAST), and memcheck would otherwise see the
+     * real blocks' results depend on the stale rest.  */
+    memset (pad + 16 * n, 0, 16 * (N - n));
     K::template crypt_blocks<DECRYPT> (ctx, pad, pad);
     memcpy (out, pad, 16 * n);
     return n;
@@ -71,6 +85,19 @@ struct batch_chain<K>
   crypt_min (const void *ctx, unsigned char *out, const unsigned char *in)
   {
     K::template crypt_blocks<DECRYPT> (ctx, out, in);
+  }
+
+  /* One block: K::crypt_one if the kernel has it, else the smallest
+   * batch (through PAD, NMIN blocks, unless NMIN is 1).  */
+  template <bool DECRYPT>
+  static BATCH_INLINE void
+  crypt_single (const void *ctx, unsigned char *out, const unsigned char *in,
+                unsigned char *pad)
+  {
+    if constexpr (requires { K::template crypt_one<DECRYPT> (ctx, out, in); })
+      K::template crypt_one<DECRYPT> (ctx, out, in);
+    else
+      step<DECRYPT> (ctx, out, in, 1, pad);
   }
 };
 
@@ -101,7 +128,40 @@ struct batch_chain<K, K2, Rest...>
   {
     next::template crypt_min<DECRYPT> (ctx, out, in);
   }
+
+  template <bool DECRYPT>
+  static BATCH_INLINE void
+  crypt_single (const void *ctx, unsigned char *out, const unsigned char *in,
+                unsigned char *pad)
+  {
+    next::template crypt_single<DECRYPT> (ctx, out, in, pad);
+  }
 };
+
+/* A 16-byte block as a value (GCC vector extension, no intrinsics):
+ * chained values (OCB offsets and checksums) stay in a register instead
+ * of a store / load per block.  */
+typedef unsigned char batch_v16 __attribute__ ((vector_size (16)));
+
+/* Always inlined, so no call ever passes a batch_v16: GCC's note that
+ * i686 without SSE returns such vectors differently does not apply.  */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+static BATCH_INLINE batch_v16
+batch_load16 (const unsigned char *p)
+{
+  batch_v16 v;
+  memcpy (&v, p, 16);
+  return v;
+}
+
+static BATCH_INLINE void
+batch_store16 (unsigned char *p, batch_v16 v)
+{
+  memcpy (p, &v, 16);
+}
+#pragma GCC diagnostic pop
 
 /* 16-byte XOR without a byte loop (GCC vector extension, no
  * intrinsics).  */
@@ -320,38 +380,51 @@ struct batch_modes
     ocb_state *st = ocb_state_of (h);
     scratch s;
     alignas (64) unsigned char obuf[16 * N];
-    unsigned char sum[16];
     uint64_t blkn = st->data_nblocks;
-    memcpy (sum, h->ctr, 16);
     while (nblocks)
       {
         const size_t n = nblocks < N ? nblocks : N;
+        /* Offset and checksum as values within a batch, in memory
+         * (H->iv, H->ctr) between batches: nothing chained is live
+         * across the kernel call, so it stays in a register.  */
+        batch_v16 o = batch_load16 (h->iv), cs = batch_load16 (h->ctr);
         for (size_t i = 0; i < n; i++)
           {
-            batch_xor16 (h->iv, h->iv, st->L[ocb_ntz (++blkn)]);
-            memcpy (obuf + 16 * i, h->iv, 16);
+            const batch_v16 p = batch_load16 (in + 16 * i);
+            o ^= batch_load16 (st->L[ocb_ntz (++blkn)]);
+            batch_store16 (obuf + 16 * i, o);
             if (encrypt)
-              batch_xor16 (sum, sum, in + 16 * i);
-            batch_xor16 (s.tmp + 16 * i, in + 16 * i, obuf + 16 * i);
+              cs ^= p;
+            batch_store16 (s.tmp + 16 * i, p ^ o);
           }
+        batch_store16 (h->iv, o);
+        batch_store16 (h->ctr, cs);
         if (encrypt)
           run<false> (h->ctx, s.tmp, s.tmp, n, s);
         else
           run<true> (h->ctx, s.tmp, s.tmp, n, s);
-        for (size_t i = 0; i < n; i++)
+        if (encrypt)
+          for (size_t i = 0; i < n; i++)
+            batch_store16 (out + 16 * i, batch_load16 (s.tmp + 16 * i)
+                                         ^ batch_load16 (obuf + 16 * i));
+        else
           {
-            batch_xor16 (out + 16 * i, s.tmp + 16 * i, obuf + 16 * i);
-            if (!encrypt)
-              batch_xor16 (sum, sum, out + 16 * i);
+            batch_v16 cd = batch_load16 (h->ctr);
+            for (size_t i = 0; i < n; i++)
+              {
+                const batch_v16 c = batch_load16 (s.tmp + 16 * i)
+                                    ^ batch_load16 (obuf + 16 * i);
+                batch_store16 (out + 16 * i, c);
+                cd ^= c;
+              }
+            batch_store16 (h->ctr, cd);
           }
         in += 16 * n;
         out += 16 * n;
         nblocks -= n;
       }
-    memcpy (h->ctr, sum, 16);
     st->data_nblocks = blkn;
     wipememory (obuf, sizeof obuf);
-    wipememory (sum, sizeof sum);
     _gcry_burn_stack (finish (s) + sizeof obuf);
     return 0;
   }
@@ -368,15 +441,18 @@ struct batch_modes
     while (nblocks)
       {
         const size_t n = nblocks < N ? nblocks : N;
+        batch_v16 o = batch_load16 (st->aad_offset);
         for (size_t i = 0; i < n; i++)
           {
-            batch_xor16 (st->aad_offset, st->aad_offset,
-                         st->L[ocb_ntz (++blkn)]);
-            batch_xor16 (s.tmp + 16 * i, abuf + 16 * i, st->aad_offset);
+            o ^= batch_load16 (st->L[ocb_ntz (++blkn)]);
+            batch_store16 (s.tmp + 16 * i, batch_load16 (abuf + 16 * i) ^ o);
           }
+        batch_store16 (st->aad_offset, o);
         run<false> (h->ctx, s.tmp, s.tmp, n, s);
+        batch_v16 cs = batch_load16 (st->aad_sum);
         for (size_t i = 0; i < n; i++)
-          batch_xor16 (st->aad_sum, st->aad_sum, s.tmp + 16 * i);
+          cs ^= batch_load16 (s.tmp + 16 * i);
+        batch_store16 (st->aad_sum, cs);
         abuf += 16 * n;
         nblocks -= n;
       }
@@ -386,8 +462,8 @@ struct batch_modes
   }
 
   /* CBC encryption (SP 800-38A 6.2): C_i = E(P_i ^ C_(i-1)), one block
-   * per batch of the smallest kernel.  With CBC_MAC every C_i goes to
-   * the first OUT block.  */
+   * per batch of the smallest kernel (or its crypt_one).  With CBC_MAC
+   * every C_i goes to the first OUT block.  */
   static unsigned int
   cbc_enc (void *ctx, unsigned char *iv, void *outv, const void *inv,
            size_t nblocks, int cbc_mac)
@@ -398,7 +474,7 @@ struct batch_modes
     for (size_t i = 0; i < nblocks; i++)
       {
         batch_xor16 (iv, iv, in);
-        run<false> (ctx, iv, iv, 1, s);
+        chain::template crypt_single<false> (ctx, iv, iv, s.pad);
         memcpy (out, iv, 16);
         in += 16;
         if (!cbc_mac)
@@ -417,7 +493,7 @@ struct batch_modes
     scratch s;
     for (size_t i = 0; i < nblocks; i++)
       {
-        run<false> (ctx, iv, iv, 1, s);
+        chain::template crypt_single<false> (ctx, iv, iv, s.pad);
         batch_xor16 (iv, iv, in);
         memcpy (out, iv, 16);
         in += 16;
@@ -436,7 +512,7 @@ struct batch_modes
     scratch s;
     for (size_t i = 0; i < nblocks; i++)
       {
-        run<false> (ctx, iv, iv, 1, s);
+        chain::template crypt_single<false> (ctx, iv, iv, s.pad);
         batch_xor16 (out, iv, in);
         in += 16;
         out += 16;
@@ -452,7 +528,7 @@ struct batch_modes
   {
     alignas (64) unsigned char pad[16 * NMIN];
     memcpy (pad, in, 16);
-    chain::template crypt_min<DECRYPT> (ctx, pad, pad);
+    chain::template crypt_single<DECRYPT> (ctx, pad, pad, pad);
     memcpy (out, pad, 16);
     wipememory (pad, sizeof pad);
     CLEAR ();

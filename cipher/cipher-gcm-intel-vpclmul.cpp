@@ -46,6 +46,7 @@
 #include "g10lib.h"
 #include "cipher-gcm.h"
 #include "rijndael-internal.h"
+#include "vec-clear-x86.h"
 
 #define TARGET_AVX2 __attribute__ ((target ("avx2,vpclmulqdq,pclmul")))
 #define TARGET_AVX512 \
@@ -261,7 +262,7 @@ vpclmul_avx512_ghash (const gcm_ghash_key *key, unsigned char *yp,
         }
       while (nblocks >= 16);
       _mm_storeu_si128 ((__m128i *) yp, _mm_shuffle_epi8 (y, bswap_mask128 ()));
-      _mm256_zeroall ();  /* Also drops the hash state and powers.  */
+      vec_clear_zmm ();  /* Also drops the hash state and powers.  */
     }
   if (nblocks)
     return _gcry_ghash_ops_pclmul.ghash (key, yp, buf, nblocks);
@@ -338,7 +339,7 @@ struct V
     asm volatile ("vpaddd %1, %0, %0" : "+v" (c) : "m" (*(const T *) ctr_step4));
     return c;
   }
-  GCM_ALWAYS_INLINE void cleanup () { _mm256_zeroall (); }
+  GCM_ALWAYS_INLINE void cleanup () { vec_clear_zmm (); }  /* zmm16-31 too.  */
 };
 
 #include "cipher-gcm-intel-vaes-kernel.h"

@@ -468,6 +468,10 @@ extern const cipher_spec _gcry_cipher_spec_sm4 GCIPHER_INTERNAL;
 extern const cipher_spec _gcry_cipher_spec_seed GCIPHER_INTERNAL;
 extern const cipher_spec _gcry_cipher_spec_twofish GCIPHER_INTERNAL;
 extern const cipher_spec _gcry_cipher_spec_twofish128 GCIPHER_INTERNAL;
+/* ARIA (aria.cpp; libgcrypt 1.11's algorithm, not in 1.10).  */
+extern const cipher_spec _gcry_cipher_spec_aria128 GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_aria192 GCIPHER_INTERNAL;
+extern const cipher_spec _gcry_cipher_spec_aria256 GCIPHER_INTERNAL;
 /* 64-bit-block ciphers (des.cpp, blowfish.cpp, idea.cpp, rfc2268.cpp,
  * gost28147.cpp) and their extras.  */
 extern const cipher_spec _gcry_cipher_spec_des GCIPHER_INTERNAL;

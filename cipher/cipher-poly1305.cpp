@@ -191,11 +191,13 @@ poly1305_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   constexpr size_t CHUNK = 4096;
   unsigned int depth = POLY1305_BURN_DEPTH;
 #if defined(CHACHA20_USE_AVX512) && defined(POLY1305_RADIX44)
-  /* The AVX-512 ChaCha20 path with no keystream or MAC block pending:
-   * the stitched function takes the runs of 16 whole blocks.  */
+  /* The AVX-512 ChaCha20 path with no keystream or MAC block pending,
+   * and a scalar Poly1305 path: the stitched function takes the runs of
+   * 16 whole blocks.  */
   CHACHA20_context *cc = static_cast<CHACHA20_context *> (c->ctx);
   if (cc->blocks == _gcry_chacha20_avx512_blocks && !cc->unused
-      && !st->mac.leftover && inlen >= 16 * CHACHA20_BLOCKSIZE)
+      && !st->mac.leftover && inlen >= 16 * CHACHA20_BLOCKSIZE
+      && !_gcry_poly1305_uses_simd (&st->mac))
     {
       size_t nblocks = inlen / (16 * CHACHA20_BLOCKSIZE) * 16;
       unsigned int d = _gcry_chacha20_poly1305_avx512 (cc->input, &st->mac,

@@ -46,6 +46,9 @@ const cipher_spec *const cipher_list[] =
     &_gcry_cipher_spec_seed,
     &_gcry_cipher_spec_twofish,
     &_gcry_cipher_spec_twofish128,
+    &_gcry_cipher_spec_aria128,      /* libgcrypt 1.11's, not in 1.10.  */
+    &_gcry_cipher_spec_aria192,
+    &_gcry_cipher_spec_aria256,
     &_gcry_cipher_spec_arcfour,      /* Stream ciphers.  */
     &_gcry_cipher_spec_salsa20,
     &_gcry_cipher_spec_salsa20r12,
@@ -667,9 +670,9 @@ setiv_general (gcry_cipher_hd_t c, const void *iv, size_t ivlen)
   if (iv)
     {
       if (ivlen != bs)
-        _gcry_log_info ("gcry_cipher_setiv: IV length %u is not the block"
-                        " length %u\n", (unsigned int) ivlen,
-                        (unsigned int) bs);
+        /* libgcrypt 1.10's words, for log handlers that match them.  */
+        _gcry_log_info ("WARNING: cipher_setiv: ivlen=%u blklen=%u\n",
+                        (unsigned int) ivlen, (unsigned int) bs);
       memcpy (c->iv, iv, ivlen < bs ? ivlen : bs);
       c->marks.iv = 1;
     }
@@ -934,8 +937,8 @@ cipher_crypt (gcry_cipher_hd_t h, void *out, size_t outsize, const void *in,
     }
   if (!h->marks.key)
     {
-      _gcry_log_error (encrypt ? "gcry_cipher_encrypt: no key set\n"
-                               : "gcry_cipher_decrypt: no key set\n");
+      _gcry_log_error (encrypt ? "cipher_encrypt: key not set\n"
+                               : "cipher_decrypt: key not set\n");
       return GPG_ERR_MISSING_KEY;
     }
   if (!out && outsize)
@@ -983,8 +986,7 @@ _gcry_cipher_authenticate (gcry_cipher_hd_t h, const void *abuf,
   if (h->mode_ops && h->mode_ops->authenticate)
     return h->mode_ops->authenticate (
         h, static_cast<const unsigned char *> (abuf), abuflen);
-  _gcry_log_error ("gcry_cipher_authenticate: mode %d is not an AEAD mode\n",
-                   h->mode);
+  _gcry_log_error ("gcry_cipher_authenticate: invalid mode %d\n", h->mode);
   return GPG_ERR_INV_CIPHER_MODE;
 }
 
@@ -1000,8 +1002,7 @@ _gcry_cipher_gettag (gcry_cipher_hd_t h, void *outtag, size_t taglen)
   if (h->mode_ops && h->mode_ops->gettag)
     return h->mode_ops->gettag (h, static_cast<unsigned char *> (outtag),
                                 taglen);
-  _gcry_log_error ("gcry_cipher_gettag: mode %d is not an AEAD mode\n",
-                   h->mode);
+  _gcry_log_error ("gcry_cipher_gettag: invalid mode %d\n", h->mode);
   return GPG_ERR_INV_CIPHER_MODE;
 }
 
@@ -1017,8 +1018,7 @@ _gcry_cipher_checktag (gcry_cipher_hd_t h, const void *intag, size_t taglen)
   if (h->mode_ops && h->mode_ops->checktag)
     return h->mode_ops->checktag (
         h, static_cast<const unsigned char *> (intag), taglen);
-  _gcry_log_error ("gcry_cipher_checktag: mode %d is not an AEAD mode\n",
-                   h->mode);
+  _gcry_log_error ("gcry_cipher_checktag: invalid mode %d\n", h->mode);
   return GPG_ERR_INV_CIPHER_MODE;
 }
 

@@ -3,7 +3,10 @@
  * Intrinsics: included only by the ISA files camellia-gfni-*.cpp and
  * sm4-gfni-*.cpp, compiled with -mgfni and AVX2 or AVX-512 flags (the
  * xmm and ymm forms are VEX-encoded there; the zmm form exists only
- * with AVX-512 BW).
+ * with AVX-512 BW), and through sbox-layer-x86.h by the AES-NI files
+ * camellia-aesni-*.cpp, sm4-aesni-*.cpp and *-vaes-avx2.cpp, compiled
+ * without -mgfni (affine / affineinv are templates, never instantiated
+ * there).
  */
 #ifndef GCIPHER_GFNI_VEC_X86_H
 #define GCIPHER_GFNI_VEC_X86_H
@@ -11,6 +14,8 @@
 #include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "vec-clear-x86.h"
 
 #define GFNI_VEC_INLINE static inline __attribute__ ((always_inline))
 
@@ -151,34 +156,31 @@ gfni_vec_clear_ymm ()
   asm volatile ("vzeroall" ::: "memory");
 }
 
-#ifdef __AVX512F__
-/* VZEROALL clears zmm0-15 entirely; zmm16-31 (x86-64) by hand.  */
-GFNI_VEC_INLINE void
-gfni_vec_clear_zmm ()
+
+/* The in-lane 16x16 byte transpose of X[0..15] (register r, byte b of
+ * every 16-byte lane): byte b of register r goes to byte r of register
+ * b.  Each pass of byte unpacks rotates the four index bits of register
+ * and of byte (r3..r0, b3..b0) left by one, so four passes transpose and
+ * the transpose is an involution.  Ops: one of the vector structs above
+ * (or sbox-layer-x86.h's).  */
+template <class Ops>
+static inline __attribute__ ((always_inline)) void
+gfni_byte_transpose16 (typename Ops::V (&x)[16])
 {
-  asm volatile ("vzeroall" ::: "memory");
-#ifdef __x86_64__
-  asm volatile ("vpxord %%zmm16, %%zmm16, %%zmm16\n\t"
-                "vpxord %%zmm17, %%zmm17, %%zmm17\n\t"
-                "vpxord %%zmm18, %%zmm18, %%zmm18\n\t"
-                "vpxord %%zmm19, %%zmm19, %%zmm19\n\t"
-                "vpxord %%zmm20, %%zmm20, %%zmm20\n\t"
-                "vpxord %%zmm21, %%zmm21, %%zmm21\n\t"
-                "vpxord %%zmm22, %%zmm22, %%zmm22\n\t"
-                "vpxord %%zmm23, %%zmm23, %%zmm23\n\t"
-                "vpxord %%zmm24, %%zmm24, %%zmm24\n\t"
-                "vpxord %%zmm25, %%zmm25, %%zmm25\n\t"
-                "vpxord %%zmm26, %%zmm26, %%zmm26\n\t"
-                "vpxord %%zmm27, %%zmm27, %%zmm27\n\t"
-                "vpxord %%zmm28, %%zmm28, %%zmm28\n\t"
-                "vpxord %%zmm29, %%zmm29, %%zmm29\n\t"
-                "vpxord %%zmm30, %%zmm30, %%zmm30\n\t"
-                "vpxord %%zmm31, %%zmm31, %%zmm31\n\t"
-                ::: "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21",
-                "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27",
-                "xmm28", "xmm29", "xmm30", "xmm31", "memory");
-#endif
+#pragma GCC unroll 16
+  for (int pass = 0; pass < 4; pass++)
+    {
+      typename Ops::V y[16];
+#pragma GCC unroll 16
+      for (int i = 0; i < 8; i++)
+        {
+          y[2 * i] = Ops::unpacklo8 (x[i], x[i + 8]);
+          y[2 * i + 1] = Ops::unpackhi8 (x[i], x[i + 8]);
+        }
+#pragma GCC unroll 16
+      for (int i = 0; i < 16; i++)
+        x[i] = y[i];
+    }
 }
-#endif
 
 #endif /* GCIPHER_GFNI_VEC_X86_H */

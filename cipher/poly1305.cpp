@@ -231,7 +231,64 @@ constexpr uint64_t HIBIT = 1ull << 40;
 constexpr uint32_t HIBIT = 1u << 24;
 #endif
 
+#ifdef POLY1305_USE_SIMD
+/* Index of the first usable path under HWF (the last is generic).  */
+size_t
+choose_path (unsigned int hwf)
+{
+  for (size_t i = 0; i + 1 < _gcry_poly1305_n_impls; i++)
+    if (_gcry_poly1305_path_usable (i, hwf))
+      return i;
+  return _gcry_poly1305_n_impls - 1;
+}
+
+/* Whole blocks at M through the chosen SIMD path: the largest multiple
+ * of 8 blocks not above NBLOCKS, once NBLOCKS reaches 16 (below that the
+ * vector set-up does not pay).  Returns the blocks done; the caller does
+ * the rest.  */
+size_t
+simd_blocks (poly1305_context *ctx, const unsigned char *m, size_t nblocks)
+{
+  switch (ctx->path)
+    {
+    case 0:
+      if (nblocks < 16)
+        return 0;
+      nblocks &= ~(size_t) 7;
+      _gcry_poly1305_avx512_blocks (ctx, m, nblocks);
+      return nblocks;
+    case 1:
+      if (nblocks < 16)
+        return 0;
+      nblocks &= ~(size_t) 7;
+      _gcry_poly1305_avx2_blocks (ctx, m, nblocks);
+      return nblocks;
+    default:
+      return 0;
+    }
+}
+#endif
+
 } // namespace
+
+#ifdef POLY1305_USE_SIMD
+const cipher_impl_info _gcry_poly1305_impls[] = {
+  { "avx512-ifma", HWF_INTEL_AVX512 | HWF_INTEL_AVX2 },
+  { "avx2", HWF_INTEL_AVX2 },
+  { "generic", 0 },
+};
+const size_t _gcry_poly1305_n_impls
+  = sizeof _gcry_poly1305_impls / sizeof _gcry_poly1305_impls[0];
+
+int
+_gcry_poly1305_path_usable (size_t idx, unsigned int hwf)
+{
+  if (idx >= _gcry_poly1305_n_impls
+      || (_gcry_poly1305_impls[idx].hwf & hwf) != _gcry_poly1305_impls[idx].hwf)
+    return 0;
+  return idx != 0 || _gcry_poly1305_have_ifma ();
+}
+#endif
 
 void
 _gcry_poly1305_init (poly1305_context *ctx, const unsigned char *key)
@@ -240,12 +297,29 @@ _gcry_poly1305_init (poly1305_context *ctx, const unsigned char *key)
   memset (ctx->h, 0, sizeof ctx->h);
   memset (ctx->buf, 0, sizeof ctx->buf);
   ctx->leftover = 0;
+#ifdef POLY1305_USE_SIMD
+  ctx->path = (unsigned int) choose_path (_gcry_get_hw_features ());
+  ctx->simd_ready = 0;
+#endif
+}
+
+const char *
+_gcry_poly1305_path_name (const poly1305_context *ctx)
+{
+#ifdef POLY1305_USE_SIMD
+  return _gcry_poly1305_impls[ctx->path].name;
+#else
+  (void) ctx;
+  return "generic";
+#endif
 }
 
 void
 _gcry_poly1305_update (poly1305_context *ctx, const unsigned char *m,
                        size_t len)
 {
+  if (!len)   /* Nothing to absorb; M may be NULL (memcpy needs non-NULL).  */
+    return;
   if (ctx->leftover)
     {
       size_t n = POLY1305_BLOCKSIZE - ctx->leftover;
@@ -262,7 +336,14 @@ _gcry_poly1305_update (poly1305_context *ctx, const unsigned char *m,
   if (len >= POLY1305_BLOCKSIZE)
     {
       size_t nblocks = len / POLY1305_BLOCKSIZE;
-      poly1305_blocks (ctx, m, nblocks, HIBIT);
+#ifdef POLY1305_USE_SIMD
+      size_t done = simd_blocks (ctx, m, nblocks);
+      m += done * POLY1305_BLOCKSIZE;
+      len -= done * POLY1305_BLOCKSIZE;
+      nblocks -= done;
+      if (nblocks)
+#endif
+        poly1305_blocks (ctx, m, nblocks, HIBIT);
       m += nblocks * POLY1305_BLOCKSIZE;
       len -= nblocks * POLY1305_BLOCKSIZE;
     }

@@ -1,5 +1,14 @@
 /* poly1305.h - the Poly1305 one-time authenticator (RFC 8439 2.5).
  *
+ * Paths (amd64; chosen at _gcry_poly1305_init from the hwf bits, so the
+ * hwf disable list forces each one): "avx512-ifma" (poly1305-avx512.cpp,
+ * sixteen blocks per step on eight lanes with vpmadd52luq/huq; needs
+ * "intel-avx512" and IFMA, which CPUID decides), "avx2"
+ * (poly1305-avx2.cpp, eight blocks per step on four lanes, radix 2^26)
+ * and "generic".  The vector paths take runs of 16 or more whole blocks
+ * (rounded down to a multiple of 8) with r^1..r^16 (r^1..r^8) computed
+ * at their first run of a message; the rest goes the generic way.
+ *
  * Two generic implementations, chosen at compile time: where the
  * compiler has a 128-bit integer type (64-bit targets), radix 2^44 (the
  * accumulator h and the clamped key part r in three 64-bit limbs of 44,
@@ -20,17 +29,29 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../src/g10lib.h"
+#include "cipher-internal.h"
 #include "bufhelp.h"
 
 #define POLY1305_KEYLEN 32
 #define POLY1305_TAGLEN 16
 #define POLY1305_BLOCKSIZE 16
 /* Stack bytes the functions below may leave key-dependent data in (the
- * caller burns them, see cipher-internal.h).  */
-#define POLY1305_BURN_DEPTH 256
+ * caller burns them, see cipher-internal.h): the vector paths' frames
+ * (spilled registers, 64-byte aligned) and the scalar code under
+ * _gcry_poly1305_update (t-stream's Poly1305PathsBurnStack checks it).  */
+#define POLY1305_BURN_DEPTH 768
 
 #ifdef __SIZEOF_INT128__
 # define POLY1305_RADIX44 1
+#endif
+
+/* amd64 builds have the SIMD paths (cipher/Makefile.am, ARCH_X86_64):
+ * "avx512-ifma" (poly1305-avx512.cpp: AVX-512 F+VL+BW+DQ and, checked
+ * with CPUID at selection, IFMA) and "avx2" (poly1305-avx2.cpp).  Both
+ * take the accumulator in the radix-2^44 form of this file.  */
+#if defined(GCIPHER_ARCH_X86) && defined(__x86_64__) \
+    && defined(POLY1305_RADIX44)
+# define POLY1305_USE_SIMD 1
 #endif
 
 struct poly1305_context
@@ -48,7 +69,48 @@ struct poly1305_context
 #endif
   unsigned char buf[POLY1305_BLOCKSIZE];  /* Partial block.  */
   size_t leftover;        /* Bytes in buf.  */
+#ifdef POLY1305_USE_SIMD
+  /* Index in _gcry_poly1305_impls of the path chosen at init.  */
+  unsigned int path;
+  /* Nonzero once the path filled simd (at its first bulk call: short
+   * messages never pay for the powers).  */
+  unsigned int simd_ready;
+  /* Key powers laid out for the vector lanes of the chosen path (see
+   * its file): p44[2][3][8] = radix-2^44 limbs of r^16..r^1 for the
+   * AVX-512 path, p26[2][9][4] = radix-2^26 limbs of r^8..r^1 and their
+   * multiples by 5 for the AVX2 one.  Secret, wiped with the context.  */
+  union
+  {
+    uint64_t p44[2][3][8];
+    uint64_t p26[2][9][4];
+  } simd;
+#endif
 };
+
+#ifdef POLY1305_USE_SIMD
+/* The paths, fastest first; the last is "generic".  A path runs when
+ * its hwf bits are all present and _gcry_poly1305_path_usable says so
+ * (the AVX-512 path also needs the IFMA instructions, which have no hwf
+ * name of their own: CPUID decides).  */
+extern const cipher_impl_info _gcry_poly1305_impls[] GCIPHER_INTERNAL;
+extern const size_t _gcry_poly1305_n_impls GCIPHER_INTERNAL;
+/* Nonzero if path IDX of _gcry_poly1305_impls can run with the hwf
+ * bits HWF.  */
+int _gcry_poly1305_path_usable (size_t idx, unsigned int hwf)
+  GCIPHER_INTERNAL;
+/* Whether the CPU has AVX512-IFMA (CPUID leaf 7 EBX bit 21; cached). */
+int _gcry_poly1305_have_ifma (void) GCIPHER_INTERNAL;
+/* NBLOCKS whole 16-byte blocks at M (2^128 bit set) into CTX->h.
+ * NBLOCKS a nonzero multiple of 8.  Fill CTX->simd
+ * first if CTX->simd_ready is 0.  Return the stack burn depth (within
+ * POLY1305_BURN_DEPTH).  */
+unsigned int _gcry_poly1305_avx512_blocks (poly1305_context *ctx,
+                                           const unsigned char *m,
+                                           size_t nblocks) GCIPHER_INTERNAL;
+unsigned int _gcry_poly1305_avx2_blocks (poly1305_context *ctx,
+                                         const unsigned char *m,
+                                         size_t nblocks) GCIPHER_INTERNAL;
+#endif
 
 #ifdef POLY1305_RADIX44
 /* The radix-2^44 arithmetic, inline so bulk paths elsewhere (the
@@ -159,6 +221,23 @@ void _gcry_poly1305_init (poly1305_context *ctx, const unsigned char *key)
 /* Absorb LEN bytes (any length, may be 0).  */
 void _gcry_poly1305_update (poly1305_context *ctx, const unsigned char *m,
                             size_t len) GCIPHER_INTERNAL;
+/* The name of the path CTX runs ("avx512-ifma", "avx2", "generic"),
+ * chosen at init from the hwf bits.  */
+const char *_gcry_poly1305_path_name (const poly1305_context *ctx)
+  GCIPHER_INTERNAL;
+/* Nonzero if CTX runs a vector path.  ChaCha20-Poly1305 then runs the
+ * ChaCha20 path and this Poly1305 one after the other, faster than the
+ * stitched scalar Poly1305 of chacha20-avx512.cpp.  */
+inline int
+_gcry_poly1305_uses_simd (const poly1305_context *ctx)
+{
+#ifdef POLY1305_USE_SIMD
+  return ctx->path + 1 < _gcry_poly1305_n_impls;
+#else
+  (void) ctx;
+  return 0;
+#endif
+}
 /* Pad and absorb the partial block, write the 16-byte TAG.  The context
  * is spent (re-init before reuse).  */
 void _gcry_poly1305_finish (poly1305_context *ctx, unsigned char *tag)

@@ -21,6 +21,8 @@
 #include <config.h>
 #include <immintrin.h>
 
+#include "vec-clear-x86.h"
+
 #include "salsa20-internal.h"
 
 /* GCC 12's AVX-512 intrinsics use a self-initialised "undefined" source
@@ -135,20 +137,7 @@ _gcry_salsa20_avx512_blocks (uint32_t *state, unsigned char *out,
           blocks16<12> (state, out, in);
         else
           blocks16<20> (state, out, in);
-      /* vzeroall clears zmm0..15; zmm16..31 by hand.  */
-      _mm256_zeroall ();
-      asm volatile (
-          "vpxord %%zmm16, %%zmm16, %%zmm16\n\tvpxord %%zmm17, %%zmm17, %%zmm17\n\t"
-          "vpxord %%zmm18, %%zmm18, %%zmm18\n\tvpxord %%zmm19, %%zmm19, %%zmm19\n\t"
-          "vpxord %%zmm20, %%zmm20, %%zmm20\n\tvpxord %%zmm21, %%zmm21, %%zmm21\n\t"
-          "vpxord %%zmm22, %%zmm22, %%zmm22\n\tvpxord %%zmm23, %%zmm23, %%zmm23\n\t"
-          "vpxord %%zmm24, %%zmm24, %%zmm24\n\tvpxord %%zmm25, %%zmm25, %%zmm25\n\t"
-          "vpxord %%zmm26, %%zmm26, %%zmm26\n\tvpxord %%zmm27, %%zmm27, %%zmm27\n\t"
-          "vpxord %%zmm28, %%zmm28, %%zmm28\n\tvpxord %%zmm29, %%zmm29, %%zmm29\n\t"
-          "vpxord %%zmm30, %%zmm30, %%zmm30\n\tvpxord %%zmm31, %%zmm31, %%zmm31"
-          ::: "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",
-              "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29",
-              "xmm30", "xmm31");
+      vec_clear_zmm ();
       depth = 64 * 64 + 16 * sizeof (void *);  /* Spilled zmm registers. */
     }
   if (nblocks)

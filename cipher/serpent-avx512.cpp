@@ -13,6 +13,8 @@
  */
 #include <config.h>
 #include <immintrin.h>
+
+#include "vec-clear-x86.h"
 #include "serpent-internal.h"
 
 /* GCC 12's AVX-512 intrinsics (unpack, rotate) start from
@@ -149,33 +151,7 @@ struct ops_avx512
                                                         V &d)
   { serpent_inv_sbox_tern<ops_avx512, I> (a, b, c, d); }
 
-  /* VZEROALL clears zmm0-15 entirely; zmm16-31 (x86-64) by hand.  */
-  static SERPENT_INLINE void
-  clear ()
-  {
-    asm volatile ("vzeroall" ::: "memory");
-#ifdef __x86_64__
-    asm volatile ("vpxord %%zmm16, %%zmm16, %%zmm16\n\t"
-                  "vpxord %%zmm17, %%zmm17, %%zmm17\n\t"
-                  "vpxord %%zmm18, %%zmm18, %%zmm18\n\t"
-                  "vpxord %%zmm19, %%zmm19, %%zmm19\n\t"
-                  "vpxord %%zmm20, %%zmm20, %%zmm20\n\t"
-                  "vpxord %%zmm21, %%zmm21, %%zmm21\n\t"
-                  "vpxord %%zmm22, %%zmm22, %%zmm22\n\t"
-                  "vpxord %%zmm23, %%zmm23, %%zmm23\n\t"
-                  "vpxord %%zmm24, %%zmm24, %%zmm24\n\t"
-                  "vpxord %%zmm25, %%zmm25, %%zmm25\n\t"
-                  "vpxord %%zmm26, %%zmm26, %%zmm26\n\t"
-                  "vpxord %%zmm27, %%zmm27, %%zmm27\n\t"
-                  "vpxord %%zmm28, %%zmm28, %%zmm28\n\t"
-                  "vpxord %%zmm29, %%zmm29, %%zmm29\n\t"
-                  "vpxord %%zmm30, %%zmm30, %%zmm30\n\t"
-                  "vpxord %%zmm31, %%zmm31, %%zmm31\n\t"
-                  ::: "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21",
-                  "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27",
-                  "xmm28", "xmm29", "xmm30", "xmm31");
-#endif
-  }
+  static SERPENT_INLINE void clear () { vec_clear_zmm (); }
 };
 
 static_assert (4 * ops_avx512::SETS * ops_avx512::BPV

@@ -21,7 +21,7 @@ static_assert (sm4_gfni<gfni_vec512, 4>::N == SM4_GFNI_AVX512_LANES);
 void
 _gcry_sm4_gfni_avx512_fill (cipher_bulk_ops *bulk, SM4_context *ctx)
 {
-  typedef batch_modes<gfni_vec_clear_zmm, sm4_gfni<gfni_vec512, 4>,
+  typedef batch_modes<vec_clear_zmm, sm4_gfni<gfni_vec512, 4>,
               sm4_gfni<gfni_vec256, 2>,
               sm4_gfni<gfni_vec128, 1> > modes;
   modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);

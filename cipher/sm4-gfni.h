@@ -1,8 +1,10 @@
-/* sm4-gfni.h - the SM4 GFNI kernel, one template over the register
- * width (Ops: gfni-vec-x86.h's xmm, ymm or zmm operations) and the
- * number SETS of independent register groups.  Included only by
- * sm4-gfni-avx2.cpp and sm4-gfni-avx512.cpp, which are compiled with
- * those ISAs' flags and chain the widths (cipher-batch-modes.h).
+/* sm4-gfni.h - the word-sliced SM4 SIMD kernel, one template over the
+ * register width (Ops: gfni-vec-x86.h's xmm, ymm or zmm operations), the
+ * number SETS of independent register groups and the S-box layer (SB:
+ * sbox-layer-x86.h's GFNI or AES-NI policy).  Included only by the ISA
+ * files sm4-gfni-avx2.cpp, sm4-gfni-avx512.cpp and sm4-aesni-*.cpp,
+ * which are compiled with those ISAs' flags and chain the widths
+ * (cipher-batch-modes.h).
  *
  * Layout: word-sliced.  Four registers hold W/16 blocks each; after the
  * big-endian word loads (GB/T 32907-2016 5: the block is four 32-bit
@@ -11,8 +13,9 @@
  * groups run side by side to hide the latency of the round chain.
  * Round i (7.1): X_(i+4) = X_i ^ T(X_(i+1) ^ X_(i+2) ^ X_(i+3) ^ rk_i),
  * T = L(tau(.)) (6.2): tau is the S-box on every byte, GF2P8AFFINEQB
- * then GF2P8AFFINEINVQB with the operands sm4-internal.h derives and
- * checks on all 256 inputs at compile time; L(B) = B ^ (B <<< 2) ^
+ * then GF2P8AFFINEINVQB, or nibble-table PSHUFBs around AESENCLAST
+ * (sbox-layer-x86.h), with the operands derived from sm4-internal.h's
+ * description and checked on all 256 inputs at compile time; L(B) = B ^ (B <<< 2) ^
  * (B <<< 10) ^ (B <<< 18) ^ (B <<< 24) is computed as
  * B ^ (B <<< 24) ^ ((B ^ (B <<< 8) ^ (B <<< 16)) <<< 2).  Constant
  * time: no table, no data-dependent branch or index.
@@ -24,11 +27,12 @@
 
 #include <string.h>
 #include "sm4-internal.h"
+#include "sbox-layer-x86.h"
 
 #define SM4_GFNI_INLINE inline __attribute__ ((always_inline))
 
-template <class Ops, int SETS_>
-struct sm4_gfni
+template <class Ops, int SETS_, class SB>
+struct sm4_simd
 {
   typedef typename Ops::V V;
   static constexpr int SETS = SETS_;
@@ -73,10 +77,7 @@ struct sm4_gfni
   static SM4_GFNI_INLINE V
   T (V x)
   {
-    using namespace sm4_detail;
-    constexpr gfni_sbox s = sm4_detail::sm4_gfni_sbox;
-    V b = Ops::template affine<s.cpre> (x, Ops::bcast64 (s.pre));
-    b = Ops::template affineinv<s.cpost> (b, Ops::bcast64 (s.post));
+    const V b = SB::template apply<sm4_detail::sm4_sbox> (x);
     const V u = b ^ rol<8> (b) ^ rol<16> (b);
     return b ^ rol<24> (b) ^ rol<2> (u);
   }
@@ -123,5 +124,9 @@ struct sm4_gfni
       }
   }
 };
+
+/* The GFNI kernel.  */
+template <class Ops, int SETS>
+using sm4_gfni = sm4_simd<Ops, SETS, gfni_sbox_layer<Ops> >;
 
 #endif /* GCIPHER_SM4_GFNI_H */

@@ -1,7 +1,7 @@
 /* sm4-internal.h - SM4 (GB/T 32907-2016): the context and the
- * compile-time S-box construction shared by the generic code (sm4.cpp)
- * and the GFNI paths (sm4-gfni-*.cpp).  See sm4.cpp's file comment for
- * the algebra.
+ * compile-time S-box construction shared by the generic code (sm4.cpp),
+ * the GFNI paths (sm4-gfni-*.cpp) and the AES-NI paths
+ * (sm4-aesni-*.cpp).  See sm4.cpp's file comment for the algebra.
  */
 #ifndef GCIPHER_SM4_INTERNAL_H
 #define GCIPHER_SM4_INTERNAL_H
@@ -12,6 +12,7 @@
 #include "cipher-internal.h"
 #include "gf256-ct.h"
 #include "gf256-gfni.h"
+#include "gf256-aesni.h"
 
 namespace sm4_detail {
 
@@ -64,29 +65,32 @@ static_assert (sm4_sbox_ref (0x0) == 0xd6 && sm4_sbox_ref (0x1) == 0x90
                && sm4_sbox_ref (0xe) == 0x2c && sm4_sbox_ref (0xf) == 0x05,
                "SM4 S-box construction");
 
-/* The GFNI operands (gf256-gfni.h) of the S-box, checked against the
- * reference on all 256 inputs.  */
-constexpr gfni_sbox sm4_gfni_sbox
-  = make_gfni_sbox (SM4_POLY, sm4_in, SM4_C, sm4_out, SM4_C);
-static_assert (gfni_check (sm4_gfni_sbox, SM4_POLY, sm4_in, SM4_C, sm4_out,
-                           SM4_C),
-               "SM4 GFNI S-box");
-static_assert (gfni_affineinv (sm4_gfni_sbox.post,
-                               gfni_affine (sm4_gfni_sbox.pre, 0,
-                                            sm4_gfni_sbox.cpre),
-                               sm4_gfni_sbox.cpost) == 0xd6,
-               "SM4 GFNI S-box (0) (GB/T 32907-2016 6.2)");
+/* The S-box as an affine_inv_sbox description (gf256-aesni.h), from
+ * which the SIMD S-box layers (sbox-layer-x86.h) derive their GFNI or
+ * AES-NI operands; both operand sets are checked against the reference
+ * on all 256 inputs.  */
+inline constexpr affine_inv_sbox sm4_sbox
+  = { SM4_POLY, sm4_in, SM4_C, sm4_out, SM4_C };
+static_assert (affine_sbox_check (sm4_sbox), "SM4 SIMD S-box");
+static_assert (aesni_eval (make_aesni_sbox (sm4_sbox), 0) == 0xd6
+               && aesni_eval (make_aesni_sbox (sm4_sbox), 0xff) == 0x48,
+               "SM4 S-box (0), (0xff) (GB/T 32907-2016 6.2)");
 
 } // namespace sm4_detail
 
 using sm4_detail::SM4_context;
 
-/* Blocks per call of the GFNI kernels.  */
+/* Blocks per call of the GFNI and AES-NI kernels.  */
 constexpr unsigned int SM4_GFNI_AVX2_LANES = 16;
 constexpr unsigned int SM4_GFNI_AVX512_LANES = 64;
+constexpr unsigned int SM4_AESNI_AVX2_LANES = 32;
+constexpr unsigned int SM4_AESNI_AVX_LANES = 16;
 
 /* Fill BULK and CTX's encrypt1 / decrypt1 for the path.  */
 void _gcry_sm4_gfni_avx2_fill (cipher_bulk_ops *bulk, SM4_context *ctx);
 void _gcry_sm4_gfni_avx512_fill (cipher_bulk_ops *bulk, SM4_context *ctx);
+void _gcry_sm4_vaes_avx2_fill (cipher_bulk_ops *bulk, SM4_context *ctx);
+void _gcry_sm4_aesni_avx2_fill (cipher_bulk_ops *bulk, SM4_context *ctx);
+void _gcry_sm4_aesni_avx_fill (cipher_bulk_ops *bulk, SM4_context *ctx);
 
 #endif /* GCIPHER_SM4_INTERNAL_H */

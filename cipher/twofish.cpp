@@ -2,12 +2,24 @@
  * Cipher", 1998): the two specs, key schedule, constant-time generic
  * block functions and self-test.
  *
- * One path, "generic": no bulk slots; every mode runs through the
- * single-block functions.  Speed was not the goal of this first landing,
- * constant time was: 11 MB/s (128-bit key) and 8 MB/s (256) in CTR on one Zen 4 core, against
- * hundreds of MB/s for libgcrypt's table and SIMD code.
+ * Paths (the first whose hwf bits are all present and not disabled wins
+ * at setkey; all share the key schedule below):
+ *   "gfni-avx512"  zmm, whole key-dependent S-box tables in registers
+ *                  (VPERMI2B; needs AVX512-VBMI too), MDS by GFNI
+ *                  (twofish-gfni-avx512.cpp)
+ *   "avx512"       zmm, the S-boxes as 16-byte rows looked up by PSHUFB
+ *                  (twofish-avx512.cpp)
+ *   "avx2"         ymm, the same (twofish-avx2.cpp)
+ *   "generic"      the code below, no bulk slots: 11 MB/s (128-bit key)
+ *                  and 8 MB/s (256) in CTR on one Zen 4 core.
+ * A SIMD path fills the bulk slots (cipher-batch-modes.h) and the
+ * context's encrypt1 / decrypt1, which the spec's single-block functions
+ * call (one block in registers: twofish-simd.h's tf_crypt_one); twofish-simd.h has the kernels, twofish-internal.h the nibble
+ * tables (and how the key-dependent ones are derived at setkey, in
+ * tf_simd_key_tables below, without a secret index), from which the
+ * path's fill computes the whole S-box tables it looks up.
  *
- * Constant time.  Twofish's S-boxes are key dependent: each byte goes
+ * Constant time (generic).  Twofish's S-boxes are key dependent: each byte goes
  * through two or four layers of the fixed permutations q0/q1 (4.3.5),
  * XORed with key bytes, then through the MDS matrix (4.3.2).  Table
  * implementations precompute key-dependent 8x32-bit tables at setkey and
@@ -34,77 +46,13 @@
 #include "cipher-internal.h"
 #include "bufhelp.h"
 #include "gf256-ct.h"
+#include "cipher-batch-modes.h"
+#include "twofish-internal.h"
 
 namespace {
 
 using namespace gf256ct;
-
-struct TWOFISH_context
-{
-  uint32_t K[40];       /* Expanded key words K_0..K_39 (4.3.6).  */
-  uint64_t sbox_key[4]; /* S-box key words, the list L of g (4.3.2):
-                           L_l in both halves (the two g inputs).  */
-  unsigned int k;       /* Key length in 64-bit words: 2 or 4.  */
-};
-
-/* ---- q0, q1 (4.3.5) ------------------------------------------------- */
-
-/* t0..t3 of q0 and of q1, as printed in 4.3.5.  */
-constexpr uint8_t tf_t[2][4][16] = {
-  { { 0x8, 0x1, 0x7, 0xD, 0x6, 0xF, 0x3, 0x2,
-      0x0, 0xB, 0x5, 0x9, 0xE, 0xC, 0xA, 0x4 },
-    { 0xE, 0xC, 0xB, 0x8, 0x1, 0x2, 0x3, 0x5,
-      0xF, 0x4, 0xA, 0x6, 0x7, 0x0, 0x9, 0xD },
-    { 0xB, 0xA, 0x5, 0xE, 0x6, 0xD, 0x9, 0x0,
-      0xC, 0x8, 0xF, 0x3, 0x2, 0x4, 0x7, 0x1 },
-    { 0xD, 0x7, 0xF, 0x4, 0x1, 0x2, 0x6, 0xE,
-      0x9, 0xB, 0x3, 0x0, 0x8, 0x5, 0xC, 0xA } },
-  { { 0x2, 0x8, 0xB, 0xD, 0xF, 0x7, 0x6, 0xE,
-      0x3, 0x1, 0x9, 0x4, 0x0, 0xA, 0xC, 0x5 },
-    { 0x1, 0xE, 0x2, 0xB, 0x4, 0xC, 0x3, 0x7,
-      0x6, 0xD, 0xA, 0x5, 0xF, 0x9, 0x0, 0x8 },
-    { 0x4, 0xC, 0x7, 0x5, 0x1, 0x6, 0x9, 0xA,
-      0x0, 0xE, 0xD, 0x8, 0x2, 0xB, 0x3, 0xF },
-    { 0xB, 0x9, 0x5, 0x1, 0xC, 0x3, 0xD, 0xE,
-      0x6, 0x4, 0x7, 0xF, 0x2, 0x0, 0x8, 0xA } },
-};
-
-constexpr uint8_t
-ror4 (uint8_t x)
-{
-  return (uint8_t) (((x >> 1) | (x << 3)) & 15);
-}
-
-/* Compile-time reference of q0 (Q = 0) and q1 (Q = 1), 4.3.5.  */
-constexpr uint8_t
-tf_q_ref (int q, uint8_t x)
-{
-  uint8_t a0 = x >> 4, b0 = x & 15;
-  uint8_t a1 = a0 ^ b0, b1 = (uint8_t) (a0 ^ ror4 (b0) ^ ((8 * a0) & 15));
-  uint8_t a2 = tf_t[q][0][a1], b2 = tf_t[q][1][b1];
-  uint8_t a3 = a2 ^ b2, b3 = (uint8_t) (a2 ^ ror4 (b2) ^ ((8 * a2) & 15));
-  uint8_t a4 = tf_t[q][2][a3], b4 = tf_t[q][3][b3];
-  return (uint8_t) (16 * b4 + a4);
-}
-
-/* The first entries of q0 and q1 as the paper's reference code lists
- * them.  */
-static_assert (tf_q_ref (0, 0) == 0xa9 && tf_q_ref (0, 1) == 0x67
-               && tf_q_ref (0, 2) == 0xb3 && tf_q_ref (0, 3) == 0xe8
-               && tf_q_ref (1, 0) == 0x75 && tf_q_ref (1, 1) == 0xf3
-               && tf_q_ref (1, 2) == 0xc6 && tf_q_ref (1, 3) == 0xf4,
-               "Twofish q0/q1 construction");
-
-/* Which q each byte position of h uses, layer by layer (4.3.2, the
- * h function): bit i = 1 means q1 for byte i.  Layer 0 only with k = 4,
- * layer 1 with k >= 3; layers 2..4 always (innermost first).  */
-constexpr unsigned tf_layer_q1[5] = {
-  0x9,   /* q1 q0 q0 q1 */
-  0x3,   /* q1 q1 q0 q0 */
-  0xa,   /* q0 q1 q0 q1 */
-  0xc,   /* q0 q0 q1 q1 */
-  0x5,   /* q1 q0 q1 q0 */
-};
+using namespace twofish_detail;
 
 /* Per-nibble tables of one lookup step: entry J of nibble position P
  * (position 2i = low nibble of byte lane i, 2i+1 = its high nibble).
@@ -195,16 +143,6 @@ tf_q_layer (int l, uint64_t x)
   /* y = 16 b4 + a4: t3's result (low nibble) becomes the high one.  */
   return ((d & BYTE_LO) << 4) | ((d >> 4) & BYTE_LO);
 }
-
-constexpr unsigned TF_MDS_POLY = 0x169;   /* x^8 + x^6 + x^5 + x^3 + 1 */
-
-/* The MDS matrix (4.3.2), rows.  */
-constexpr uint8_t tf_mds[4][4] = {
-  { 0x01, 0xef, 0x5b, 0x5b },
-  { 0x5b, 0xef, 0xef, 0x01 },
-  { 0xef, 0x5b, 0x01, 0xef },
-  { 0xef, 0x01, 0xef, 0x5b },
-};
 
 /* Byte I of the product of each lane of Y by C in {0x01, 0x5b, 0xef}. */
 inline uint64_t
@@ -340,7 +278,7 @@ tf_g2 (const TWOFISH_context *ctx, uint32_t r0, uint32_t r1, uint32_t *t0,
 }
 
 unsigned int
-tf_encrypt (void *c, unsigned char *out, const unsigned char *in)
+tf_encrypt_generic (void *c, unsigned char *out, const unsigned char *in)
 {
   const TWOFISH_context *ctx = (const TWOFISH_context *) c;
   uint32_t r[4];
@@ -365,7 +303,7 @@ tf_encrypt (void *c, unsigned char *out, const unsigned char *in)
 }
 
 unsigned int
-tf_decrypt (void *c, unsigned char *out, const unsigned char *in)
+tf_decrypt_generic (void *c, unsigned char *out, const unsigned char *in)
 {
   const TWOFISH_context *ctx = (const TWOFISH_context *) c;
   uint32_t r[4];
@@ -389,7 +327,101 @@ tf_decrypt (void *c, unsigned char *out, const unsigned char *in)
   return 128 + 8 * sizeof (void *);
 }
 
-const cipher_impl_info tf_impls[] = { { "generic", 0 } };
+/* The spec's single-block functions: the chosen path's (a SIMD kernel
+ * on one batch) or the generic code.  The test is on the path, public. */
+unsigned int
+tf_encrypt (void *c, unsigned char *out, const unsigned char *in)
+{
+  const TWOFISH_context *ctx = (const TWOFISH_context *) c;
+  if (ctx->encrypt1)
+    return ctx->encrypt1 (c, out, in);
+  return tf_encrypt_generic (c, out, in);
+}
+
+unsigned int
+tf_decrypt (void *c, unsigned char *out, const unsigned char *in)
+{
+  const TWOFISH_context *ctx = (const TWOFISH_context *) c;
+  if (ctx->decrypt1)
+    return ctx->decrypt1 (c, out, in);
+  return tf_decrypt_generic (c, out, in);
+}
+
+/* Paths, fastest first (the first whose hwf bits are all present and
+ * not disabled wins at setkey); all share the key schedule, a SIMD path
+ * adds the nibble tables (twofish-internal.h) and the bulk slots.  */
+const cipher_impl_info tf_impls[] = {
+#if defined (GCIPHER_ARCH_X86) && defined (__x86_64__)
+  { "gfni-avx512", HWF_INTEL_GFNI | HWF_INTEL_AVX512 },
+  { "avx512", HWF_INTEL_AVX512 },
+#endif
+#ifdef GCIPHER_ARCH_X86
+  { "avx2", HWF_INTEL_AVX2 },
+#endif
+  { "generic", 0 },
+};
+
+struct tf_path_ops
+{
+  unsigned int lanes;                      /* Blocks per widest batch.  */
+  /* Bulk slots and single-block functions; NULL: none.  */
+  void (*fill) (cipher_bulk_ops *, TWOFISH_context *);
+  /* A CPU check beyond the hwf bits (AVX512-VBMI has none); NULL:
+   * none.  */
+  int (*usable) (void);
+};
+
+const tf_path_ops tf_path_table[] = {
+#if defined (GCIPHER_ARCH_X86) && defined (__x86_64__)
+  { TWOFISH_AVX512_LANES, _gcry_twofish_gfni_avx512_fill,
+    _gcry_twofish_have_vbmi },
+  { TWOFISH_AVX512_LANES, _gcry_twofish_avx512_fill, nullptr },
+#endif
+#ifdef GCIPHER_ARCH_X86
+  { TWOFISH_AVX2_LANES, _gcry_twofish_avx2_fill, nullptr },
+#endif
+  { 1, nullptr, nullptr },
+};
+
+/* Can this CPU run path I with the hwf bits HWF?  */
+bool
+tf_path_ok (size_t i, unsigned int hwf)
+{
+  return (tf_impls[i].hwf & hwf) == tf_impls[i].hwf
+         && (!tf_path_table[i].usable || tf_path_table[i].usable ());
+}
+
+constexpr size_t n_tf_impls = sizeof tf_impls / sizeof tf_impls[0];
+static_assert (n_tf_impls == sizeof tf_path_table / sizeof tf_path_table[0]);
+
+size_t
+tf_choose_impl (unsigned int hwf)
+{
+  for (size_t i = 0; i < n_tf_impls; i++)
+    if (tf_path_ok (i, hwf))
+      return i;
+  return n_tf_impls - 1;
+}
+
+/* Key CTX for path IDX and fill BULK; returns the burn depth.  */
+unsigned int
+tf_setkey_path (TWOFISH_context *ctx, const unsigned char *key,
+                size_t keylen, cipher_bulk_ops *bulk, size_t idx)
+{
+  wipememory (ctx, sizeof *ctx);
+  memset (bulk, 0, sizeof *bulk);
+  unsigned int burn = tf_key_schedule (ctx, key, keylen);
+  if (tf_path_table[idx].fill)
+    {
+      tf_simd_key_tables (ctx);
+      tf_path_table[idx].fill (bulk, ctx);
+      /* The fills derive key tables in vector registers, which the
+       * compiler may spill (i686: up to ~1.2 KiB below the caller).  */
+      constexpr unsigned int FILL_BURN = 2048;
+      burn = burn > FILL_BURN ? burn : FILL_BURN;
+    }
+  return burn;
+}
 
 gcry_err_code_t
 tf_setkey (void *c, const unsigned char *key, size_t keylen,
@@ -402,11 +434,10 @@ tf_setkey (void *c, const unsigned char *key, size_t keylen,
     = _gcry_cipher_selftest_once (&_gcry_cipher_spec_twofish);
   if (ec)
     return ec;
-  wipememory (ctx, sizeof *ctx);
-  memset (bulk, 0, sizeof *bulk);
-  _gcry_burn_stack (tf_key_schedule (ctx, key, keylen));
+  size_t idx = tf_choose_impl (_gcry_get_hw_features ());
+  _gcry_burn_stack (tf_setkey_path (ctx, key, keylen, bulk, idx));
   if (impl_name)
-    *impl_name = tf_impls[0].name;
+    *impl_name = tf_impls[idx].name;
   return GPG_ERR_NO_ERROR;
 }
 
@@ -425,20 +456,68 @@ tf_selftest (void)
     0x57, 0xff, 0x73, 0x9d, 0x4d, 0xc9, 0x2c, 0x1b,
     0xd7, 0xfc, 0x01, 0x70, 0x0c, 0xc8, 0x21, 0x6f
   };
+  const unsigned int hwf = _gcry_get_hw_features ();
   alignas (CONTEXT_ALIGN) TWOFISH_context ctx;
+  cipher_bulk_ops bulk;
   unsigned char buf[16];
   const char *err = NULL;
-  for (int i = 0; i < 2 && !err; i++)
+  /* Every path this CPU has, by index (not through the disable list). */
+  for (size_t p = 0; p < n_tf_impls && !err; p++)
     {
-      tf_key_schedule (&ctx, zero, i ? 32 : 16);
-      tf_encrypt (&ctx, buf, zero);
-      if (memcmp (buf, i ? ct256 : ct128, 16))
-        err = "Twofish: encryption known answer failed";
-      else
+      if (!tf_path_ok (p, hwf))
+        continue;
+      const unsigned int lanes = tf_path_table[p].lanes;
+      for (int i = 0; i < 2 && !err; i++)
         {
-          tf_decrypt (&ctx, buf, buf);
-          if (memcmp (buf, zero, 16))
-            err = "Twofish: decryption known answer failed";
+          const unsigned char *want = i ? ct256 : ct128;
+          tf_setkey_path (&ctx, zero, i ? 32 : 16, &bulk, p);
+          tf_encrypt (&ctx, buf, zero);
+          if (memcmp (buf, want, 16))
+            err = "Twofish: encryption known answer failed";
+          else
+            {
+              tf_decrypt (&ctx, buf, buf);
+              if (memcmp (buf, zero, 16))
+                err = "Twofish: decryption known answer failed";
+            }
+          if (!err && bulk.ecb_crypt)
+            {
+              bulk.ecb_crypt (&ctx, buf, zero, 1, 1);
+              if (memcmp (buf, want, 16))
+                err = "Twofish: bulk ECB known answer failed";
+              else
+                {
+                  bulk.ecb_crypt (&ctx, buf, buf, 1, 0);
+                  if (memcmp (buf, zero, 16))
+                    err = "Twofish: bulk ECB decryption known answer failed";
+                }
+            }
+          /* The bulk slots against the single-block functions (the
+           * generic code checked above through the same known answers,
+           * the path's own crypt1 here), across every batch width.  */
+          if (!err && bulk.ctr16be_enc)
+            err = _gcry_selftest_helper_ctr ("TWOFISH",
+                                             &_gcry_cipher_spec_twofish,
+                                             &ctx, &bulk, lanes + 9);
+          if (!err && bulk.cbc_dec)
+            err = _gcry_selftest_helper_cbc ("TWOFISH",
+                                             &_gcry_cipher_spec_twofish,
+                                             &ctx, &bulk, lanes + 10);
+          if (!err && bulk.cfb_dec)
+            err = _gcry_selftest_helper_cfb ("TWOFISH",
+                                             &_gcry_cipher_spec_twofish,
+                                             &ctx, &bulk, lanes + 2);
+          if (!err && bulk.ecb_crypt)
+            err = _gcry_selftest_helper_ecb ("TWOFISH",
+                                             &_gcry_cipher_spec_twofish,
+                                             &ctx, &bulk, 2 * lanes + 3);
+          if (!err && bulk.xts_crypt)
+            err = _gcry_selftest_helper_xts ("TWOFISH",
+                                             &_gcry_cipher_spec_twofish,
+                                             &ctx, &bulk, lanes + 3);
+          if (!err && bulk.cbc_enc && bulk.cfb_enc && bulk.ofb_enc)
+            err = batch_selftest_chained (&_gcry_cipher_spec_twofish,
+                                          &ctx, &bulk);
         }
     }
   wipememory (&ctx, sizeof ctx);
@@ -448,14 +527,38 @@ tf_selftest (void)
 
 } // namespace
 
+/* The key-dependent nibble tables of the SIMD paths (twofish-internal.h):
+ * for each key layer L of h and byte I, t2 of that layer's q with every
+ * entry XORed with a nibble derived from the key byte.  Public indices,
+ * secret values only: constant time.  */
+void
+twofish_detail::tf_simd_key_tables (TWOFISH_context *ctx)
+{
+  const int first = ctx->k == 4 ? 0 : 2;
+  for (int l = first; l < 4; l++)
+    for (int i = 0; i < 4; i++)
+      {
+        const int q = tf_layer_q (l, i);
+        const uint8_t key = (uint8_t) (ctx->sbox_key[3 - l] >> (8 * i));
+        const uint8_t kh = key >> 4, kl = key & 15;
+        const uint8_t ka = kh ^ kl;
+        const uint8_t kb = fa4 (kh) ^ ror4 (kl);
+        for (int v = 0; v < 16; v++)
+          {
+            ctx->ktab[l][i][0][v] = tf_t[q][2][v] ^ ka;
+            ctx->ktab[l][i][1][v] = ror4 (tf_t[q][2][v]) ^ kb;
+          }
+      }
+}
+
 const cipher_spec _gcry_cipher_spec_twofish = {
   GCRY_CIPHER_TWOFISH, "TWOFISH", NULL, NULL,
   16, 256, sizeof (TWOFISH_context),
-  tf_setkey, tf_encrypt, tf_decrypt, tf_selftest, tf_impls, 1
+  tf_setkey, tf_encrypt, tf_decrypt, tf_selftest, tf_impls, n_tf_impls
 };
 
 const cipher_spec _gcry_cipher_spec_twofish128 = {
   GCRY_CIPHER_TWOFISH128, "TWOFISH128", NULL, NULL,
   16, 128, sizeof (TWOFISH_context),
-  tf_setkey, tf_encrypt, tf_decrypt, tf_selftest, tf_impls, 1
+  tf_setkey, tf_encrypt, tf_decrypt, tf_selftest, tf_impls, n_tf_impls
 };

@@ -251,7 +251,11 @@ enum gcry_cipher_algos
     GCRY_CIPHER_GOST28147      = 315,
     GCRY_CIPHER_CHACHA20       = 316,
     GCRY_CIPHER_GOST28147_MESH = 317,
-    GCRY_CIPHER_SM4            = 318
+    GCRY_CIPHER_SM4            = 318,
+    /* libgcrypt 1.11's values (not in the system libgcrypt 1.10).  */
+    GCRY_CIPHER_ARIA128        = 319,
+    GCRY_CIPHER_ARIA192        = 320,
+    GCRY_CIPHER_ARIA256        = 321
   };
 
 #define GCRY_CIPHER_AES128      GCRY_CIPHER_AES

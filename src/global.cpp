@@ -121,6 +121,9 @@ const cipher_module cipher_modules[] = {
   { "gost28147", { GCRY_CIPHER_GOST28147, GCRY_CIPHER_GOST28147_MESH } },
   { "chacha20", { GCRY_CIPHER_CHACHA20 } },
   { "sm4", { GCRY_CIPHER_SM4 } },
+  /* libgcrypt 1.11 lists its new module last.  */
+  { "aria", { GCRY_CIPHER_ARIA128, GCRY_CIPHER_ARIA192,
+              GCRY_CIPHER_ARIA256 } },
 };
 
 void

@@ -258,6 +258,8 @@ const std::vector<ModeInfo> kModes = {
   { "OCB",     GCRY_CIPHER_MODE_OCB,     true,  false, 0,  kB,   0,  kB },
   { "SIV",     GCRY_CIPHER_MODE_SIV,     true,  true,  kB, 2*kB, kB, 2*kB },
   { "GCM-SIV", GCRY_CIPHER_MODE_GCM_SIV, true,  false, 0,  kB,   0,  kB },
+  /* ChaCha20-Poly1305 (ChaCha20 only; no AES bound).  */
+  { "POLY1305", GCRY_CIPHER_MODE_POLY1305, true, false, 0, 0,   0,  0 },
 };
 
 std::string

@@ -15,7 +15,9 @@
  *              through the public gcry_* API;
  *   libgcrypt  the system libgcrypt.so.20, loaded with dlmopen in its own
  *              namespace (tests/sysgcrypt.h), the same API;
- *   openssl    libcrypto through EVP (EVP_CIPHER_fetch "AES-128-GCM" ...;
+ *   openssl    libcrypto through EVP (EVP_CIPHER_fetch "AES-128-GCM",
+ *              "ARIA-128-CTR" ..., "ChaCha20-Poly1305"; AES, ARIA and
+ *              ChaCha20-Poly1305 only;
  *              a cipher it cannot fetch is `-': EAX, and GCM-SIV before
  *              OpenSSL 3.2).
  * --disable-hwf NAME goes to gcipher and to the system libgcrypt before
@@ -264,12 +266,22 @@ public:
   static std::unique_ptr<Runner>
   create (const RowSpec &r)
   {
-    if (r.algo != GCRY_CIPHER_AES && r.algo != GCRY_CIPHER_AES192
-        && r.algo != GCRY_CIPHER_AES256)
+    const char *family;
+    if (r.algo == GCRY_CIPHER_AES || r.algo == GCRY_CIPHER_AES192
+        || r.algo == GCRY_CIPHER_AES256)
+      family = "AES-";
+    else if (r.algo == GCRY_CIPHER_ARIA128 || r.algo == GCRY_CIPHER_ARIA192
+             || r.algo == GCRY_CIPHER_ARIA256)
+      family = "ARIA-";   /* "ARIA-128-CTR" ... (no ARIA in libgcrypt 1.10) */
+    else if (r.algo == GCRY_CIPHER_CHACHA20
+             && r.mode->gcry_mode == GCRY_CIPHER_MODE_POLY1305)
+      family = nullptr;   /* RFC 8439 AEAD, 12-byte nonce, as libgcrypt.  */
+    else
       return nullptr;
     /* "AES-128-CFB" is CFB-128; "AES-128-GCM-SIV" exists from 3.2.  */
-    std::string name = "AES-" + std::to_string (r.keylen * 8) + "-"
-                       + r.mode->name;
+    std::string name = family ? family + std::to_string (r.keylen * 8) + "-"
+                                + r.mode->name
+                              : "ChaCha20-Poly1305";
     EVP_CIPHER *c = EVP_CIPHER_fetch (nullptr, name.c_str (), nullptr);
     if (!c)
       return nullptr;

@@ -122,7 +122,7 @@ TEST (BenchUnits, NumberFormat)
 
 TEST (BenchModes, Lookup)
 {
-  EXPECT_EQ (bench::all_modes ().size (), 13u);
+  EXPECT_EQ (bench::all_modes ().size (), 14u);
   const ModeInfo *m = bench::find_mode ("gcm_siv");
   ASSERT_NE (m, nullptr);
   EXPECT_STREQ (m->name, "GCM-SIV");
@@ -309,7 +309,7 @@ TEST (BenchParse, Modes)
   EXPECT_STREQ (v[1]->name, "GCM-SIV");
   EXPECT_STREQ (v[2]->name, "CFB8");
   ASSERT_TRUE (bench::parse_mode_list ("all", &v, &err));
-  EXPECT_EQ (v.size (), 13u);
+  EXPECT_EQ (v.size (), 14u);
   EXPECT_FALSE (bench::parse_mode_list ("ecb,foo", &v, &err));
   EXPECT_NE (err.find ("foo"), std::string::npos);
 }

@@ -1,6 +1,6 @@
 /* t-blockciphers.cpp - the block ciphers beyond AES and Serpent, one
- * table row per algorithm family (Camellia, SM4, SEED, Twofish; more
- * families are added as rows of block_algos[]).
+ * table row per algorithm family (Camellia, SM4, SEED, Twofish, ARIA;
+ * more families are added as rows of block_algos[]).
  *
  *   Kat        Botan block/<family>.vec (every record whose key length
  *              the family accepts; the others must be refused with
@@ -9,10 +9,11 @@
  *   Standard   the known answers printed in the standards: RFC 3713
  *              Appendix A, GB/T 32907-2016 Appendix A (A.2: 1 000 000
  *              chained encryptions), RFC 4269 Appendix B, the Twofish
- *              paper's all-zero vectors.
+ *              paper's all-zero vectors, RFC 5794 Appendix A.
  *   Wycheproof camellia_cbc_pkcs5, camellia_ccm, camellia_wrap, seed_ccm,
- *              seed_gcm, sm4_ccm, sm4_gcm: valid vectors must give the
- *              expected ciphertext and tag, invalid ones must be refused.
+ *              seed_gcm, sm4_ccm, sm4_gcm, aria_cbc_pkcs5, aria_ccm,
+ *              aria_gcm: valid vectors must give the expected ciphertext
+ *              and tag, invalid ones must be refused.
  *   System     differential against the system libgcrypt (tests/
  *              sysgcrypt.h): names, OIDs, key and block lengths, key
  *              lengths 0..40, and every mode libgcrypt allows for a
@@ -20,12 +21,17 @@
  *              CFB8, OFB, CTR, AES-WRAP, CCM, GCM, OCB, XTS, EAX, SIV,
  *              GCM-SIV) on random keys, IVs, lengths and call splits,
  *              in place and out of place: same return codes, same bytes,
- *              same tags.
+ *              same tags.  ARIA is a libgcrypt 1.11 algorithm, not in the
+ *              system 1.10: its row is gcipher-only (no differential;
+ *              BlockGcipherOnly checks its names, OIDs and key lengths
+ *              against libgcrypt 1.11's answers, and that the system
+ *              library answers as for an unknown algorithm).
  *
  * Deterministic: fixed PRNG seed (GCIPHER_TEST_SEED overrides).
  */
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -72,6 +78,9 @@ struct BlockAlgo
   const char *vec_section;
   /* Names, aliases, OIDs and near misses for the map_name check.  */
   std::vector<const char *> names;
+  /* A libgcrypt 1.11 algorithm, not in the system 1.10 (ARIA): left out
+   * of the differential tests against the system library.  */
+  bool gcipher_only = false;
 };
 
 const std::vector<BlockAlgo> &
@@ -108,6 +117,15 @@ block_algos ()
       { 16, 32 }, 16, "botan/block/twofish.vec", "Twofish",
       { "TWOFISH", "twofish", "TWOFISH128", "twofish128", "TWOFISH256",
         "TWOFISH-128", "TWOFISH-256", "TWOFISH192" } },
+    { "ARIA",
+      { { GCRY_CIPHER_ARIA128, 16 }, { GCRY_CIPHER_ARIA192, 24 },
+        { GCRY_CIPHER_ARIA256, 32 } },
+      { 16, 24, 32 }, 16, "botan/block/aria.vec", nullptr,
+      { "ARIA128", "aria128", "ARIA192", "Aria192", "ARIA256", "ARIA",
+        "ARIA-128", "1.2.410.200046.1.1.1", "1.2.410.200046.1.1.5",
+        "1.2.410.200046.1.1.34", "1.2.410.200046.1.1.39",
+        "oid.1.2.410.200046.1.1.12", "1.2.410.200046.1.1.16" },
+      true },
   };
   return v;
 }
@@ -128,6 +146,18 @@ all_ids ()
   for (const BlockAlgo &a : block_algos ())
     for (auto &p : a.ids)
       v.push_back (p.first);
+  return v;
+}
+
+/* The ids the system libgcrypt 1.10 knows too (not gcipher_only).  */
+std::vector<int>
+system_ids ()
+{
+  std::vector<int> v;
+  for (const BlockAlgo &a : block_algos ())
+    if (!a.gcipher_only)
+      for (auto &p : a.ids)
+        v.push_back (p.first);
   return v;
 }
 
@@ -246,6 +276,16 @@ const StdKat std_kats[] = {
     "0000000000000000000000000000000000000000000000000000000000000000",
     "00000000000000000000000000000000", "57ff739d4dc92c1bd7fc01700cc8216f",
     "Twofish paper, 256-bit zero key" },
+  { GCRY_CIPHER_ARIA128, "000102030405060708090a0b0c0d0e0f",
+    "00112233445566778899aabbccddeeff", "d718fbd6ab644c739da95f3be6451778",
+    "RFC 5794 A.1" },
+  { GCRY_CIPHER_ARIA192, "000102030405060708090a0b0c0d0e0f1011121314151617",
+    "00112233445566778899aabbccddeeff", "26449c1805dbe7aa25a468ce263a9e79",
+    "RFC 5794 A.2" },
+  { GCRY_CIPHER_ARIA256,
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+    "00112233445566778899aabbccddeeff", "f92bd7c79fb72e2f2b8f80c1972d24fc",
+    "RFC 5794 A.3" },
 };
 
 TEST (BlockKat, Standards)
@@ -388,6 +428,9 @@ TEST (BlockWycheproof, All)
     { "seed_gcm_test.json", "SEED", GCRY_CIPHER_MODE_GCM },
     { "sm4_ccm_test.json", "SM4", GCRY_CIPHER_MODE_CCM },
     { "sm4_gcm_test.json", "SM4", GCRY_CIPHER_MODE_GCM },
+    { "aria_cbc_pkcs5_test.json", "ARIA", 0 },
+    { "aria_ccm_test.json", "ARIA", GCRY_CIPHER_MODE_CCM },
+    { "aria_gcm_test.json", "ARIA", GCRY_CIPHER_MODE_GCM },
   };
   for (const File &f : files)
     {
@@ -801,6 +844,8 @@ TEST_F (BlockSystem, NamesAndLengths)
 {
   for (const BlockAlgo &a : block_algos ())
     {
+      if (a.gcipher_only)
+        continue;   /* BlockGcipherOnly.  */
       for (const char *n : a.names)
         {
           EXPECT_EQ (gcry_cipher_map_name (n), sys->cipher_map_name (n)) << n;
@@ -847,7 +892,7 @@ TEST_F (BlockSystem, UnkeyedContext)
 {
   const Api A = ours (), B = theirs (sys);
   Prng rng (test_seed () ^ 0x300);
-  for (int algo : all_ids ())
+  for (int algo : system_ids ())
     for (int mode : { GCRY_CIPHER_MODE_EAX, GCRY_CIPHER_MODE_SIV })
       {
         const Bytes aad = rng.bytes (1 + rng.below (60));
@@ -876,7 +921,7 @@ TEST_F (BlockSystem, KeyLengths)
   const Api A = ours (), B = theirs (sys);
   Prng rng (test_seed () ^ 0x100);
   unsigned int accepted = 0, n = 0;
-  for (int algo : all_ids ())
+  for (int algo : system_ids ())
     for (size_t kl = 0; kl <= 40; kl++)
       {
         Msg m;
@@ -904,6 +949,8 @@ TEST_F (BlockSystem, AllModes)
   for (const BlockAlgo &a : block_algos ())
     for (int mode : all_modes)
       {
+        if (a.gcipher_only)
+          continue;   /* No reference: BlockPaths and Wycheproof.  */
         Prng rng (test_seed () ^ (0x200 + (uint64_t)mode)
                   ^ ((uint64_t)a.ids[0].first << 20));
         const unsigned int n = mode == GCRY_CIPHER_MODE_CFB8 ? 40 : 90;
@@ -932,11 +979,87 @@ TEST_F (BlockSystem, AllModes)
       }
 }
 
+/* The gcipher-only families (ARIA: libgcrypt 1.11's algorithm, not in
+ * the system 1.10) against libgcrypt 1.11's answers: names (case-
+ * insensitive, no aliases), OIDs (the NSRI arc 1.2.410.200046.1.1: .1-.5
+ * ECB, CBC, CFB, OFB, CTR for 128-bit keys, +5 for 192, +10 for 256,
+ * .34-.36 GCM, .37-.39 CCM), default key and block lengths, every id
+ * accepting 16, 24 and 32 bytes and nothing else; and the system
+ * library answering as for an unknown algorithm.  */
+TEST (BlockGcipherOnly, NamesOidsKeyLengths)
+{
+  const struct { int algo; const char *name; int base; } aria[] = {
+    { GCRY_CIPHER_ARIA128, "ARIA128", 1 },
+    { GCRY_CIPHER_ARIA192, "ARIA192", 6 },
+    { GCRY_CIPHER_ARIA256, "ARIA256", 11 },
+  };
+  const int modes5[] = { GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_CBC,
+                         GCRY_CIPHER_MODE_CFB, GCRY_CIPHER_MODE_OFB,
+                         GCRY_CIPHER_MODE_CTR };
+  for (size_t i = 0; i < 3; i++)
+    {
+      const int algo = aria[i].algo;
+      EXPECT_STREQ (gcry_cipher_algo_name (algo), aria[i].name);
+      EXPECT_EQ (gcry_cipher_map_name (aria[i].name), algo);
+      std::string lower (aria[i].name);
+      for (char &c : lower)
+        c = (char) std::tolower ((unsigned char) c);
+      EXPECT_EQ (gcry_cipher_map_name (lower.c_str ()), algo);
+      EXPECT_EQ (gcry_cipher_get_algo_keylen (algo), 16 + 8 * i);
+      EXPECT_EQ (gcry_cipher_get_algo_blklen (algo), 16u);
+      for (int k = 0; k < 7; k++)
+        {
+          const int arc = k < 5 ? aria[i].base + k
+                                : (k == 5 ? 34 : 37) + (int) i;
+          const int mode = k < 5 ? modes5[k]
+                                 : k == 5 ? GCRY_CIPHER_MODE_GCM
+                                          : GCRY_CIPHER_MODE_CCM;
+          const std::string oid = "1.2.410.200046.1.1." + std::to_string (arc);
+          EXPECT_EQ (gcry_cipher_map_name (oid.c_str ()), algo) << oid;
+          EXPECT_EQ (gcry_cipher_map_name (("oid." + oid).c_str ()), algo);
+          EXPECT_EQ (gcry_cipher_mode_from_oid (oid.c_str ()), mode) << oid;
+        }
+      for (size_t kl = 0; kl <= 40; kl++)
+        {
+          ApiHandle h;
+          ASSERT_EQ (gcry_cipher_open (&h.h, algo, GCRY_CIPHER_MODE_ECB, 0),
+                     0u);
+          const Bytes key (kl, 0x5a);
+          const gcry_error_t e = gcry_cipher_setkey (h.h, key.data (), kl);
+          EXPECT_EQ (gcry_err_code (e), kl == 16 || kl == 24 || kl == 32
+                                          ? GPG_ERR_NO_ERROR
+                                          : GPG_ERR_INV_KEYLEN)
+            << aria[i].name << " keylen " << kl;
+        }
+    }
+  for (const char *n : { "ARIA", "ARIA-128", "ARIA_128", "aria 128",
+                         "1.2.410.200046.1.1.16", "1.2.410.200046.1.1.33",
+                         "1.2.410.200046.1.1", "1.2.410.200046.1.1.40" })
+    {
+      EXPECT_EQ (gcry_cipher_map_name (n), 0) << n;
+      EXPECT_EQ (gcry_cipher_mode_from_oid (n), 0) << n;
+    }
+  const sysgcrypt *sys = sysgcrypt_load ();
+  if (!sys)
+    GTEST_SKIP () << sysgcrypt_error ();
+  for (size_t i = 0; i < 3; i++)
+    {
+      EXPECT_TRUE (testutil::libgcrypt111_only_algo (aria[i].algo));
+      EXPECT_STREQ (sys->cipher_algo_name (aria[i].algo), "?");
+      EXPECT_EQ (sys->cipher_map_name (aria[i].name), 0);
+      gcry_cipher_hd_t h = nullptr;
+      EXPECT_EQ (gcry_err_code (sys->cipher_open (&h, aria[i].algo,
+                                                  GCRY_CIPHER_MODE_ECB, 0)),
+                 GPG_ERR_CIPHER_ALGO);
+    }
+}
+
 }  // namespace
 
 /* ---- Paths: each SIMD path against "generic" ------------------------- */
 
-/* Every non-generic path of Camellia and SM4 this CPU has, forced
+/* Every non-generic path of Camellia, SM4, Twofish and ARIA this CPU has,
+ * forced
  * through the API (ScopedPath) against the generic path forced the same
  * way: ECB, CBC, CFB, CTR, OFB, XTS, OCB (with AAD in two calls), every
  * one with bulk slots; random keys, IVs / counters (some just below a
@@ -957,6 +1080,10 @@ TEST (BlockPaths, VsGeneric)
       { GCRY_CIPHER_CAMELLIA128, GCRY_CIPHER_CAMELLIA192,
         GCRY_CIPHER_CAMELLIA256 } },
     { "SM4", &_gcry_cipher_spec_sm4, { GCRY_CIPHER_SM4 } },
+    { "Twofish", &_gcry_cipher_spec_twofish,
+      { GCRY_CIPHER_TWOFISH128, GCRY_CIPHER_TWOFISH } },
+    { "ARIA", &_gcry_cipher_spec_aria128,
+      { GCRY_CIPHER_ARIA128, GCRY_CIPHER_ARIA192, GCRY_CIPHER_ARIA256 } },
   };
   const int modes[] = { GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_CBC,
                         GCRY_CIPHER_MODE_CFB, GCRY_CIPHER_MODE_CTR,
@@ -965,6 +1092,9 @@ TEST (BlockPaths, VsGeneric)
   for (const path_family &f : fams)
     {
       const auto paths = available_paths (f.spec);
+      for (const cipher_impl_info *impl : unavailable_paths (f.spec))
+        std::printf ("[ path     ] %-8s %-11s skipped (this CPU lacks "
+                     "it)\n", f.family, impl->name);
       const cipher_impl_info &gen = f.spec->impls[f.spec->n_impls - 1];
       for (const cipher_impl_info *impl : paths)
         {

@@ -528,8 +528,9 @@ run_split (const Message &m, const Combo &combo, Prng &rng, bool encrypt,
   const size_t shift = rng.below (16);
   Bytes buf (in.size () + 32);
   Bytes src (in.size () + 32);
-  memcpy (src.data () + shift, in.data (), in.size ());
-  if (in_place)
+  if (!in.empty ())   /* in.data () may be NULL */
+    memcpy (src.data () + shift, in.data (), in.size ());
+  if (in_place && !in.empty ())
     memcpy (buf.data () + shift, in.data (), in.size ());
   for (size_t off = 0; off < in.size ();)
     {
@@ -870,7 +871,7 @@ random_sequence (Twin &t, Prng &rng, int algo, int steps)
           int how = (int) rng.below (3);  /* separate, in=NULL, in=out */
           Bytes in = rng.bytes (std::max (n, outsize));
           Bytes oa (outsize + 8, 0x5c), ob (outsize + 8, 0x5c);
-          if (how)
+          if (how && (how == 1 ? outsize : n))  /* in.data () may be NULL */
             {
               memcpy (oa.data (), in.data (), how == 1 ? outsize : n);
               memcpy (ob.data (), in.data (), how == 1 ? outsize : n);

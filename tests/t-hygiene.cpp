@@ -889,6 +889,8 @@ TEST (Hygiene, StackBurnEveryPathEveryMode)
 {
   if (alloc_child ())
     GTEST_SKIP ();
+  if (const char *why = testutil::asan_stack_reason ())
+    GTEST_SKIP () << why;
   size_t checked = 0, leaks = 0;
   bool marked_ok = false;
   for (const cipher_spec *spec : all_specs ())
@@ -958,6 +960,8 @@ TEST (Hygiene, StackBurnDetectorWorks)
 {
   if (alloc_child ())
     GTEST_SKIP ();
+  if (const char *why = testutil::asan_stack_reason ())
+    GTEST_SKIP () << why;
   Bytes key = pattern (16, 12);
   SecretSet secrets = secrets_for (&_gcry_cipher_spec_aes,
                                    GCRY_CIPHER_MODE_ECB, key);
@@ -1147,7 +1151,8 @@ TEST (SecureMemory, HandlesAreLockedAndNotDumped)
     GTEST_SKIP () << "no /proc/self/smaps";
   if (!smaps_shows_lock_flags ())
     GTEST_SKIP () << "/proc/self/smaps does not show mlock/MADV_DONTDUMP"
-                     " here (e.g. under qemu-user)";
+                     " here (e.g. under qemu-user, or AddressSanitizer,"
+                     " whose mlock does nothing)";
   const bool lockable = can_mlock ();
   if (!lockable)
     printf ("[ note     ] mlock not permitted here: Locked: not checked\n");

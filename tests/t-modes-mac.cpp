@@ -964,7 +964,7 @@ public:
     Bytes oa (n), ob (n);
     for (size_t i = 0; i < n; i++)
       oa[i] = ob[i] = (uint8_t) (0xa5 ^ i);
-    if (inplace)
+    if (inplace && inlen)   /* IN may be NULL when INLEN is 0 */
       {
         memcpy (oa.data (), in, inlen);
         memcpy (ob.data (), in, inlen);
@@ -1213,7 +1213,9 @@ random_sequence (Twin &t, Prng &rng, int mode, int steps)
           Bytes tag = t.last_tag.size () == 16 && rng.below (2)
                         ? t.last_tag : rng.bytes (16);
           static const size_t dl[] = { 16, 16, 16, 15, 17, 0 };
-          t.ctl (GCRYCTL_SET_DECRYPTION_TAG, tag.data (), dl[rng.below (6)]);
+          const size_t l = dl[rng.below (6)];
+          tag.resize (std::max (tag.size (), l));  /* holds all L bytes */
+          t.ctl (GCRYCTL_SET_DECRYPTION_TAG, tag.data (), l);
         }
       else if (op < 98)
         t.info (rng.below (2) ? GCRYCTL_GET_TAGLEN : GCRYCTL_GET_KEYLEN,

@@ -167,7 +167,8 @@ bulk_vs_single (BlockMode m)
           ref.setiv (iv);
 
           Bytes bin (16 * nblocks + 32), bout (16 * nblocks + 32);
-          std::memcpy (bin.data () + off_in, data.data (), data.size ());
+          if (!data.empty ())   /* data.data () may be NULL */
+            std::memcpy (bin.data () + off_in, data.data (), data.size ());
           uint8_t *in = bin.data () + off_in;
           uint8_t *out = inplace ? in : bout.data () + off_out;
           fast.crypt (m, out, in, data.size (), encrypt, true);
@@ -211,7 +212,8 @@ api_run (gcry_cipher_hd_t h, BlockMode m, const Bytes &iv, const Bytes &data,
          size_t off_in, size_t off_out)
 {
   Bytes bin (data.size () + 32), bout (data.size () + 32);
-  std::memcpy (bin.data () + off_in, data.data (), data.size ());
+  if (!data.empty ())   /* data.data () may be NULL */
+    std::memcpy (bin.data () + off_in, data.data (), data.size ());
   uint8_t *in = bin.data () + off_in;
   uint8_t *out = inplace ? in : bout.data () + off_out;
   gcry_error_t err = m == BlockMode::CTR ? gcry_cipher_setctr (h, iv.data (), 16)

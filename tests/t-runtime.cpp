@@ -32,6 +32,7 @@
 
 #include <config.h>
 #include "g10lib.h"
+#include "testutil.h"
 
 namespace {
 
@@ -911,6 +912,8 @@ TEST (Wipe, WipememoryZeroes)
 
 TEST (Wipe, BurnStackClearsCalleeFrames)
 {
+  if (const char *why = testutil::asan_stack_reason ())
+    GTEST_SKIP () << why;
   dirty_stack (3000);
   size_t before = count_dirty ();
   dirty_stack (3000);
@@ -925,6 +928,8 @@ TEST (Wipe, BurnStackClearsCalleeFrames)
 // below the caller's frame, 640 burned.
 TEST (Wipe, BurnStackSmallDepth)
 {
+  if (const char *why = testutil::asan_stack_reason ())
+    GTEST_SKIP () << why;
   dirty_stack (3000);
   _gcry_burn_stack (3200);
   dirty_stack_top (512);

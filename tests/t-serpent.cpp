@@ -333,7 +333,8 @@ bulk_vs_generic (BlockMode m)
           fast.setiv (iv);
           ref.setiv (iv);
           Bytes bin (16 * nblocks + 32), bout (16 * nblocks + 32);
-          std::memcpy (bin.data () + off_in, data.data (), data.size ());
+          if (!data.empty ())   /* data.data () may be NULL */
+            std::memcpy (bin.data () + off_in, data.data (), data.size ());
           uint8_t *in = bin.data () + off_in;
           uint8_t *out = inplace ? in : bout.data () + off_out;
           fast.crypt (m, out, in, data.size (), encrypt, true);
@@ -684,7 +685,9 @@ TEST (SerpentPaths, XtsOcbApi)
                            0u);
                 ASSERT_EQ (gcry_cipher_setiv (h, iv.data (), iv.size ()), 0u);
                 Bytes buf (data.size () + 16 + 16);
-                std::memcpy (buf.data () + off, data.data (), data.size ());
+                if (!data.empty ())   /* data.data () may be NULL */
+                  std::memcpy (buf.data () + off, data.data (),
+                               data.size ());
                 size_t pos = 0;
                 for (size_t n : chunks)
                   {

@@ -125,6 +125,55 @@ TEST_F (Stream, ChaCha20Rfc8439)
              "5af90bbf74a35be6b40b8eedf2785e42874d");
 }
 
+/* ---- Poly1305 paths (poly1305.h: avx512-ifma, avx2, generic) ---------- */
+
+/* The hwf mask that selects each Poly1305 path this CPU can run, by
+ * name; *SKIPPED gets the others.  */
+std::vector<std::pair<std::string, unsigned int>>
+poly1305_paths (std::string *skipped)
+{
+  std::vector<std::pair<std::string, unsigned int>> v;
+#ifdef POLY1305_USE_SIMD
+  unsigned int hwf = _gcry_get_hw_features ();
+  for (size_t i = 0; i < _gcry_poly1305_n_impls; i++)
+    if (_gcry_poly1305_path_usable (i, hwf))
+      v.push_back ({ _gcry_poly1305_impls[i].name,
+                     _gcry_poly1305_impls[i].hwf });
+    else if (skipped)
+      *skipped += std::string (" ") + _gcry_poly1305_impls[i].name
+                  + " (CPU lacks it)";
+#else
+  if (skipped)
+    *skipped = " (no vector paths built for this target)";
+  v.push_back ({ "generic", 0 });
+#endif
+  return v;
+}
+
+/* Poly1305 of MSG under KEY with the path of mask HWF, MSG fed in calls
+ * of the lengths CUTS (then the rest); the path name it ran in *NAME.  */
+Bytes
+poly1305_tag (unsigned int hwf, const Bytes &key, const Bytes &msg,
+              const std::vector<size_t> &cuts, std::string *name)
+{
+  _gcry_hwf_set_test_mask (hwf);
+  poly1305_context ctx;
+  _gcry_poly1305_init (&ctx, key.data ());
+  _gcry_hwf_set_test_mask (~0u);
+  *name = _gcry_poly1305_path_name (&ctx);
+  size_t off = 0;
+  for (size_t c : cuts)
+    {
+      c = c < msg.size () - off ? c : msg.size () - off;
+      _gcry_poly1305_update (&ctx, msg.data () + off, c);
+      off += c;
+    }
+  _gcry_poly1305_update (&ctx, msg.data () + off, msg.size () - off);
+  Bytes tag (16);
+  _gcry_poly1305_finish (&ctx, tag.data ());
+  return tag;
+}
+
 TEST_F (Stream, Poly1305Rfc8439)
 {
   struct { const char *key, *msg, *tag; } v[] = {
@@ -159,19 +208,188 @@ TEST_F (Stream, Poly1305Rfc8439)
       "00000000000000000000000000000000",
       "13000000000000000000000000000000" },
   };
-  for (auto &t : v)
-    for (size_t split = 0; split <= 17; split++)
+  for (auto &path : poly1305_paths (nullptr))
+    for (auto &t : v)
+      for (size_t split = 0; split <= 17; split++)
+        {
+          Bytes key = hex_decode (t.key), msg = hex_decode (t.msg);
+          std::string name;
+          Bytes tag = poly1305_tag (path.second, key, msg, { split }, &name);
+          EXPECT_EQ (name, path.first);
+          EXPECT_EQ (hex_encode (tag), t.tag)
+            << path.first << " " << t.msg << " split " << split;
+        }
+  /* A.3 #2, #3 (the 375-byte IETF text: 23 blocks, enough for the
+   * vector steps), each path; MSG repeated to 96 blocks as well, against
+   * generic.  */
+  const std::string ietf
+    = "Any submission to the IETF intended by the Contributor for "
+      "publication as all or part of an IETF Internet-Draft or RFC and any "
+      "statement made within the context of an IETF activity is "
+      "considered an \"IETF Contribution\". Such statements include oral "
+      "statements in IETF sessions, as well as written and electronic "
+      "communications made at any time or place, which are addressed to";
+  const Bytes text (ietf.begin (), ietf.end ());
+  ASSERT_EQ (text.size (), 375u);
+  const struct { const char *key, *tag; } a3[] = {
+    { "0000000000000000000000000000000036e5f6b5c5e06070f0efca96227a863e",
+      "36e5f6b5c5e06070f0efca96227a863e" },
+    { "36e5f6b5c5e06070f0efca96227a863e00000000000000000000000000000000",
+      "f3477e7cd95417af89a6b8794c310cf0" },
+  };
+  for (auto &path : poly1305_paths (nullptr))
+    for (auto &t : a3)
       {
-        Bytes key = hex_decode (t.key), msg = hex_decode (t.msg);
-        size_t cut = split < msg.size () ? split : msg.size ();
-        poly1305_context ctx;
-        unsigned char tag[16];
-        _gcry_poly1305_init (&ctx, key.data ());
-        _gcry_poly1305_update (&ctx, msg.data (), cut);
-        _gcry_poly1305_update (&ctx, msg.data () + cut, msg.size () - cut);
-        _gcry_poly1305_finish (&ctx, tag);
-        EXPECT_EQ (hex_encode (tag, 16), t.tag) << t.msg << " split " << cut;
+        std::string name;
+        Bytes key = hex_decode (t.key);
+        EXPECT_EQ (hex_encode (poly1305_tag (path.second, key, text, {}, &name)),
+                   t.tag) << path.first;
+        Bytes big;
+        for (int k = 0; k < 5; k++)
+          big.insert (big.end (), text.begin (), text.end ());
+        EXPECT_EQ (hex_encode (poly1305_tag (path.second, key, big, {}, &name)),
+                   hex_encode (poly1305_tag (0, key, big, {}, &name)))
+          << path.first;
       }
+}
+
+/* Every Poly1305 path against the generic one: random lengths 0..2100
+ * bytes and a few long ones (the 16- and 8-block vector steps, their
+ * last step with the per-lane powers, the scalar remainder), whole or in
+ * random calls (partial blocks across calls, zero-length calls), keys
+ * with all-ones r and s bits among the random ones.  */
+TEST_F (Stream, Poly1305PathsAgainstGeneric)
+{
+  std::string skipped;
+  auto paths = poly1305_paths (&skipped);
+  printf ("[ paths    ] poly1305: ran");
+  for (auto &p : paths)
+    printf (" %s", p.first.c_str ());
+  printf ("; skipped:%s\n", skipped.empty () ? " none"
+                                              : skipped.c_str ());
+  Prng rng (0x9013051);
+  for (auto &path : paths)
+    {
+      if (path.first == "generic")
+        continue;
+      for (int round = 0; round < 400; round++)
+        {
+          size_t len = round < 300 ? rng.below (2101)
+                       : round < 390 ? 16 * rng.below (200) + rng.below (2)
+                                     : 65536 + rng.below (5000);
+          Bytes key = rng.bytes (32);
+          if (round % 7 == 0)
+            std::fill (key.begin (), key.end (), 0xff);
+          Bytes msg = rng.bytes (len);
+          if (round % 11 == 0)
+            std::fill (msg.begin (), msg.end (), 0xff);
+          std::vector<size_t> cuts;
+          if (round % 2)
+            for (int k = 0; k < 6; k++)
+              cuts.push_back (rng.below (3) ? rng.below (600) : rng.below (18));
+          std::string n1, n2;
+          Bytes want = poly1305_tag (0, key, msg, {}, &n1);
+          Bytes got = poly1305_tag (path.second, key, msg, cuts, &n2);
+          ASSERT_EQ (n1, "generic");
+          ASSERT_EQ (n2, path.first);
+          ASSERT_EQ (hex_encode (got), hex_encode (want))
+            << path.first << " len " << len << " round " << round;
+        }
+    }
+}
+
+/* Stack burn of the vector paths: a long update (the powers computed
+ * there, then the vector steps), then _gcry_burn_stack
+ * (POLY1305_BURN_DEPTH) as cipher-poly1305.cpp does after each call;
+ * the stack below the caller must hold no 64-bit limb of a key power
+ * (CTX->r and CTX->simd, both radix forms).  */
+unsigned char *burn_scan_lo;
+
+__attribute__ ((noinline)) void
+burn_fill_below (size_t n)
+{
+  unsigned char *buf = static_cast<unsigned char *> (__builtin_alloca (n));
+  memset (buf, 0xa5, n);
+  asm volatile ("" : "+r" (buf) : : "memory");
+  burn_scan_lo = buf;
+}
+
+unsigned char burn_snapshot[16384 + 4096];
+
+/* The marked area after the update and the burn, copied with a plain
+ * loop (a call would overwrite it).  Returns its length.  */
+__attribute__ ((noinline)) size_t
+burn_run_marked (poly1305_context *ctx, const Bytes &msg)
+{
+  unsigned char *here
+    = static_cast<unsigned char *> (__builtin_frame_address (0));
+  burn_fill_below (16384);
+  _gcry_poly1305_update (ctx, msg.data (), msg.size ());
+  _gcry_burn_stack (POLY1305_BURN_DEPTH);
+  size_t n = 0;
+  for (const volatile unsigned char *p = burn_scan_lo;
+       p < here - 64 && n < sizeof burn_snapshot; p++)
+    burn_snapshot[n++] = *p;
+  return n;
+}
+
+TEST_F (Stream, Poly1305PathsBurnStack)
+{
+  if (const char *why = testutil::asan_stack_reason ())
+    GTEST_SKIP () << why;
+  Prng rng (0xb0e11);
+  for (auto &path : poly1305_paths (nullptr))
+    {
+      Bytes key = rng.bytes (32), msg = rng.bytes (4096 + 16 * 7);
+      _gcry_hwf_set_test_mask (path.second);
+      poly1305_context ctx;
+      _gcry_poly1305_init (&ctx, key.data ());
+      _gcry_hwf_set_test_mask (~0u);
+      ASSERT_EQ (std::string (_gcry_poly1305_path_name (&ctx)), path.first);
+      /* Warm-up (lazy symbol binding, whose resolver saves the vector
+       * registers deep on the stack), then the measured call.  */
+      burn_run_marked (&ctx, msg);
+      _gcry_hwf_set_test_mask (path.second);
+      _gcry_poly1305_init (&ctx, key.data ());   /* Powers not made yet. */
+      _gcry_hwf_set_test_mask (~0u);
+      Bytes snap (burn_snapshot, burn_snapshot + burn_run_marked (&ctx, msg));
+      /* Secrets: every limb-sized word (64 bits in radix 2^44, 32 in
+       * radix 2^26) of the key powers (CTX->r, CTX->simd) with at least
+       * half its bytes nonzero.  */
+      constexpr size_t W = sizeof ctx.h[0];
+      std::vector<uint64_t> secrets;
+      auto add = [&] (const void *p, size_t n) {
+        for (size_t i = 0; i + W <= n; i += W)
+          {
+            uint64_t w = 0;
+            memcpy (&w, static_cast<const unsigned char *> (p) + i, W);
+            size_t nz = 0;
+            for (size_t b = 0; b < W; b++)
+              nz += ((w >> (8 * b)) & 0xff) != 0;
+            if (2 * nz >= W)
+              secrets.push_back (w);
+          }
+      };
+      add (ctx.r, sizeof ctx.r);
+#ifdef POLY1305_USE_SIMD
+      add (&ctx.simd, sizeof ctx.simd);
+#endif
+      ASSERT_GE (secrets.size (), 3u);
+      ASSERT_GT (snap.size (), 4096u);
+      size_t found = 0;
+      for (size_t i = 0; i + W <= snap.size (); i++)
+        {
+          uint64_t w = 0;
+          memcpy (&w, snap.data () + i, W);
+          for (size_t k = 0; k < secrets.size (); k++)
+            if (w == secrets[k] && found++ < 5)
+              ADD_FAILURE () << path.first << ": key power word " << k
+                             << " at " << snap.size () - i
+                             << " bytes below the caller";
+        }
+      EXPECT_EQ (found, 0u) << path.first;
+      wipememory (&ctx, sizeof ctx);
+    }
 }
 
 /* AEAD one-shot through the API; OUT is ciphertext || tag.  */
@@ -571,8 +789,11 @@ public:
     auto fb = enc ? B.encrypt : B.decrypt;
     if (inplace)
       {
-        memcpy (oa.data (), data.data (), data.size ());
-        memcpy (ob.data (), data.data (), data.size ());
+        if (!data.empty ())   /* data.data () may be NULL */
+          {
+            memcpy (oa.data (), data.data (), data.size ());
+            memcpy (ob.data (), data.data (), data.size ());
+          }
         ea = fa (ha, oa.data (), data.size (), nullptr, 0);
         eb = fb (hb, ob.data (), data.size (), nullptr, 0);
       }

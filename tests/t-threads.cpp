@@ -22,7 +22,9 @@
 // The workload of a thread is a pure function of its seed: for every
 // algorithm the library reports (GCRYCTL_TEST_ALGO over the algorithm
 // number ranges, so algorithms added later are covered without editing
-// this file) and every mode and flag variant, in a seed-dependent
+// this file; libgcrypt 1.11's ARIA too, which the system 1.10 lacks: this
+// suite compares gcipher only with itself) and every mode and flag
+// variant, in a seed-dependent
 // order: open (some handles in secure memory), key, encrypt random data
 // of a random length (chunked where the mode allows), compute the tag,
 // reset, decrypt, check the tag and the round trip, close.  Each step's
@@ -400,7 +402,8 @@ private:
       STEP_CHECK (ok (gcry_cipher_final (hd_)), "final");
     STEP_CHECK (ok (gcry_cipher_decrypt (hd_, back.data (), ctlen, nullptr, 0)),
                 "decrypt");
-    STEP_CHECK (!memcmp (back.data (), pt.data (), len), "round trip differs");
+    STEP_CHECK (len == 0 || !memcmp (back.data (), pt.data (), len),
+                "round trip differs");   // pt.data () is NULL when empty
     if (is_aead (mode) && mode != GCRY_CIPHER_MODE_SIV
         && mode != GCRY_CIPHER_MODE_GCM_SIV)
       STEP_CHECK (ok (gcry_cipher_checktag (hd_, tag, taglen)), "checktag");

@@ -441,8 +441,11 @@ bulk_vs_single (int mode, const cipher_impl_info *impl, Prng &rng)
           auto fa = enc ? gcry_cipher_encrypt : gcry_cipher_decrypt;
           if (inplace)
             {
-              memcpy (oa.data () + off, in.data () + off, len);
-              memcpy (ob.data () + off, in.data () + off, len);
+              if (len)   /* in.data () is NULL when LEN + OFF is 0 */
+                {
+                  memcpy (oa.data () + off, in.data () + off, len);
+                  memcpy (ob.data () + off, in.data () + off, len);
+                }
               ASSERT_EQ (0u, fa (a.h, oa.data () + off, len, nullptr, 0));
               ASSERT_EQ (0u, fa (b.h, ob.data () + off, len, nullptr, 0));
             }
@@ -659,7 +662,7 @@ struct Twin
           + " mode " + std::to_string (inmode));
     size_t bufsize = std::max (outsize, inlen) + 9;
     Bytes oa (bufsize, 0xa5), ob (bufsize, 0xa5);
-    if (inmode)
+    if (inmode && !data.empty ())   /* data.data () may be NULL */
       {
         memcpy (oa.data (), data.data (), std::min (data.size (), bufsize));
         memcpy (ob.data (), data.data (), std::min (data.size (), bufsize));

@@ -73,6 +73,7 @@
 #include "cipher-internal.h"
 #include "cipher-gcm.h"
 #include "cipher-gcm-siv.h"
+#include "poly1305.h"
 
 #if __has_include(<valgrind/memcheck.h>)
 #include <valgrind/memcheck.h>
@@ -263,7 +264,7 @@ struct PathCtx
   std::string fail;     /* First functional failure.  */
   std::string transcript;   /* Public outputs, for the cross-path check. */
   std::string impl;     /* Chosen implementation (after setkey).  */
-  std::string aux;      /* GHASH / POLYVAL back end.  */
+  std::string aux;      /* GHASH / POLYVAL / Poly1305 back end.  */
   bool verbose;
 };
 
@@ -311,6 +312,20 @@ iv_length (const PathCtx &p)
 }
 
 /* Open a handle and key it with the secret key.  */
+/* The Poly1305 path (poly1305.h) a POLY1305-mode message started under
+ * the current hwf runs: the first usable one, as _gcry_poly1305_init
+ * picks it.  */
+const char *
+poly1305_path_now ()
+{
+#ifdef POLY1305_USE_SIMD
+  for (size_t i = 0; i < _gcry_poly1305_n_impls; i++)
+    if (_gcry_poly1305_path_usable (i, _gcry_get_hw_features ()))
+      return _gcry_poly1305_impls[i].name;
+#endif
+  return "generic";
+}
+
 gcry_cipher_hd_t
 open_keyed (PathCtx &p)
 {
@@ -337,6 +352,8 @@ open_keyed (PathCtx &p)
       const char *g = _gcry_cipher_gcm_ghash_name (h);
       p.aux = g ? g : "?";
     }
+  if (p.v->mode == GCRY_CIPHER_MODE_POLY1305)
+    p.aux = std::string ("poly1305-") + poly1305_path_now ();
   return h;
 }
 
@@ -752,6 +769,16 @@ components ()
                    _gcry_gcm_ghash_impls[k].hwf, true });
   for (const char *n : polyval_native)
     v.push_back ({ std::string ("polyval/") + n, 0, false });
+#ifdef POLY1305_USE_SIMD
+  /* Poly1305 of ChaCha20-Poly1305: hwf bits plus CPUID (IFMA), so
+   * component_available asks poly1305.cpp.  */
+  for (size_t k = 0; k < _gcry_poly1305_n_impls; k++)
+    v.push_back ({ std::string ("poly1305/poly1305-")
+                   + _gcry_poly1305_impls[k].name,
+                   _gcry_poly1305_impls[k].hwf, false });
+#else
+  v.push_back ({ "poly1305/poly1305-generic", 0, false });
+#endif
   return v;
 }
 
@@ -762,6 +789,15 @@ component_available (const Component &c)
   if (c.hwf_known)
     return (c.hwf & _gcry_get_hw_features ()) == c.hwf;
   const std::string name = c.id.substr (c.id.find ('/') + 1);
+  if (c.id.compare (0, 9, "poly1305/") == 0)
+    {
+#ifdef POLY1305_USE_SIMD
+      for (size_t k = 0; k < _gcry_poly1305_n_impls; k++)
+        if (name == std::string ("poly1305-") + _gcry_poly1305_impls[k].name)
+          return _gcry_poly1305_path_usable (k, _gcry_get_hw_features ());
+#endif
+      return name == "poly1305-generic";
+    }
   const unsigned char h[16] = { 1 }, x[16] = { 2 };
   unsigned char r[16];
   return _gcry_polyval_test (name.c_str (), h, x, 1, r) == 0;
@@ -914,13 +950,15 @@ run_all (const Options &o)
                                   + "/" + v.label;
               if (!p.aux.empty ())
                 label += (v.mode == GCRY_CIPHER_MODE_GCM ? "/ghash:"
-                                                         : "/polyval:")
+                          : v.mode == GCRY_CIPHER_MODE_POLY1305 ? "/"
+                                                                : "/polyval:")
                          + p.aux;
               covered.insert (fam + "/" + p.impl);
               if (!p.aux.empty ())
                 covered.insert (
-                  (p.aux.compare (0, 8, "polyval-") == 0 ? "polyval/"
-                                                          : "ghash/")
+                  (p.aux.compare (0, 8, "polyval-") == 0    ? "polyval/"
+                   : p.aux.compare (0, 9, "poly1305-") == 0 ? "poly1305/"
+                                                            : "ghash/")
                   + p.aux);
 
               /* Every path of a (algorithm, mode) must give the same

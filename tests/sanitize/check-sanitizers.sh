@@ -33,7 +33,20 @@
 #                   .ci/run counts them like the main tree's
 #   results.tsv     one line per tree: tree, passed, failed, skipped,
 #                   status (PASS/FAIL; FAIL with 0 0 0 = failed to build)
+#                   (GoogleTest cases, one case per other test)
+#   suites.tsv      one line per suite: tree, suite, status (PASS, FAIL,
+#                   SKIP), passed, failed, skipped; a tree that failed
+#                   before its tests is one line with suite "build"
 # Only what the tests need is built: no benchmarks, no documentation.
+#
+# Output for CI: one line per suite and tree,
+#   sanitizers: PASS asan/t-gcm
+#   sanitizers: FAIL asan/t-stream      (then its first report, indented)
+#   sanitizers: SKIP asan/t-preload-gpg.sh
+#   sanitizers: FAIL tsan/build         (configure or build failed)
+# (a suite the tree lists but that left no verdict is a FAIL); other
+# lines start with "check-sanitizers:".  Exit status 0 only when no
+# FAIL line was printed.
 #
 # The whole-program shell checks under ASan (tests/sanitize/run-test):
 #   t-substitute.sh   runs an uninstrumented program on the ASan-built
@@ -54,10 +67,16 @@
 #   GCIPHER_SANITIZE_JOBS   make -j (default 2)
 #   GCIPHER_SANITIZE_TSAN_TESTS  the TSan tree's tests (default
 #                           "t-threads t-runtime")
+#   GCIPHER_SANITIZE_UNINSTRUMENTED  the cipher/ convenience libraries
+#                           the asan tree builds without sanitizers
+#                           (default: the Serpent, ChaCha20 and Salsa20
+#                           AVX2/AVX-512 kernels; "" instruments all)
+#   GCIPHER_SANITIZE_TIMEOUT  seconds one suite may run before it is
+#                           killed and fails (default 1200; run-test)
 # Prints one summary line per tree and exits non-zero when anything
-# failed.  Time: the TSan tree about 1 CPU-minute to build, 3 to run;
-# the ASan tree's build is dominated by serpent-avx512.cpp (over 10
-# CPU-minutes under GCC 12's ASan).
+# failed.  Time from clean trees on 2 busy cores (load 2-5): 12 minutes
+# (13 CPU-minutes): the ASan tree 10 to build, 2 to run (t-badinput and
+# t-paths about a minute each), the TSan tree 1.5 in all.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${top_srcdir:=$(cd "$here/../.." && pwd)}"
@@ -68,6 +87,9 @@ dir=${GCIPHER_SANITIZE_DIR:-$top_builddir/build-sanitizers}
 jobs=${GCIPHER_SANITIZE_JOBS:-2}
 trees=${*:-${GCIPHER_SANITIZE_TREES:-asan tsan}}
 tsan_tests=${GCIPHER_SANITIZE_TSAN_TESTS:-t-threads t-runtime}
+uninstrumented=${GCIPHER_SANITIZE_UNINSTRUMENTED-libserpent-avx2.la \
+  libserpent-avx512.la libchacha20-avx2.la libchacha20-avx512.la \
+  libsalsa20-avx2.la libsalsa20-avx512.la}
 cc=${GCIPHER_SANITIZE_CC:-gcc}
 cxx=${GCIPHER_SANITIZE_CXX:-g++}
 shell_prog=${CONFIG_SHELL:-/bin/sh}
@@ -79,11 +101,27 @@ t_start=$(date +%s)
 elapsed() { echo "$(( $(date +%s) - $1 ))s"; }
 say() { echo "$me: $*"; }
 results=$dir/results.tsv
+suites=$dir/suites.tsv
 : >"$results"
+: >"$suites"
+n_pass=0 n_fail=0 n_skip=0
+
+# One suite's verdict: "sanitizers: STATUS TREE/SUITE" on stdout (what
+# CI counts) and a line in suites.tsv.
+suite_line() {  # tree suite status passed failed skipped
+  echo "sanitizers: $3 $1/$2"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$suites"
+  case $3 in
+    PASS) n_pass=$((n_pass + 1)) ;;
+    SKIP) n_skip=$((n_skip + 1)) ;;
+    *) n_fail=$((n_fail + 1)) ;;
+  esac
+}
 
 for t in "$cc" "$cxx"; do
   command -v "$t" >/dev/null 2>&1 || {
     say "compiler $t not found"
+    suite_line all build FAIL 0 1 0
     printf 'all\t0\t1\t0\tFAIL\n' >>"$results"; exit 1; }
 done
 
@@ -94,43 +132,72 @@ t0=$(date +%s)
 src=$top_srcdir
 if [ -f "$top_srcdir/config.status" ]; then
   src=$dir/src
-  sh "$top_srcdir/tests/copy-srctree" "$top_srcdir" "$src" ||
-    { say "copying the source tree failed"; exit 1; }
+  sh "$top_srcdir/tests/copy-srctree" "$top_srcdir" "$src" || {
+    say "copying the source tree failed"
+    suite_line all build FAIL 0 1 0
+    printf 'all\t0\t1\t0\tFAIL\n' >>"$results"; exit 1; }
 fi
 say "source tree: $src ($(elapsed "$t0"))"
 
 # --- 2. Per tree ----------------------------------------------------------
-# Count the logs in $1 as .ci/run does: GoogleTest lines per suite, one
-# case per other test; a suite without a verdict counts as one failure.
+# Count the logs in $1 (of tree $2) as .ci/run does: GoogleTest lines
+# per suite, one case per other test; a suite without a verdict counts
+# as one failure, and so does a suite of the list $3 that left no log.
+# One suite_line per suite.
 summarise() {
   s_pass=0; s_fail=0; s_skip=0
-  for log in "$1"/t-*.log; do
-    [ -f "$log" ] || continue
-    res=$(sed -n 's/^:test-result: //p' "${log%.log}.trs" 2>/dev/null | head -1)
-    if grep -q '^\[==========\]' "$log"; then
-      p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
-      f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
-      k=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
-      s_pass=$((s_pass + ${p:-0})); s_fail=$((s_fail + ${f:-0}))
-      s_skip=$((s_skip + ${k:-0}))
-      # Crashed (no verdict), or a sanitizer ended it after the verdict.
-      if [ -z "$p$f" ] || { [ "$res" != PASS ] && [ -z "$f" ]; }; then
-        s_fail=$((s_fail + 1))
-      fi
+  list=$3
+  if [ -z "$list" ]; then
+    for log in "$1"/t-*.log; do
+      [ -f "$log" ] && list="$list $(basename "$log" .log)"
+    done
+  fi
+  for t in $list; do
+    log=$1/$t.log
+    p=0 f=0 k=0
+    if [ ! -f "$log" ]; then
+      f=1
     else
-      case "$res" in
-        PASS) s_pass=$((s_pass + 1)) ;;
-        SKIP) s_skip=$((s_skip + 1)) ;;
-        *) s_fail=$((s_fail + 1)) ;;
-      esac
+      res=$(sed -n 's/^:test-result: //p' "$1/$t.trs" 2>/dev/null | head -1)
+      if grep -q '^\[==========\]' "$log"; then
+        p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+        f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+        k=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+        # Crashed (no verdict), or a sanitizer ended it after the verdict.
+        if [ -z "$p$f" ] || { [ "$res" != PASS ] && [ -z "$f" ]; }; then
+          f=$((${f:-0} + 1))
+        fi
+        p=${p:-0} f=${f:-0} k=${k:-0}
+      else
+        case "$res" in
+          PASS) p=1 ;;
+          SKIP) k=1 ;;
+          *) f=1 ;;
+        esac
+      fi
     fi
+    if [ "$f" != 0 ]; then st=FAIL
+    elif [ "$p" = 0 ] && [ "$k" != 0 ]; then st=SKIP
+    else st=PASS
+    fi
+    suite_line "$2" "$t" "$st" "$p" "$f" "$k"
+    if [ "$st" = FAIL ]; then
+      if [ -f "$log" ]; then
+        first_report "$log" | sed 's/^/    /'
+        grep -h -E '^(\[  FAILED  \] [A-Za-z]|FAIL:|.*timed out)' "$log" |
+          head -5 | sed 's/^/    /'
+      else
+        echo "    no log: the suite did not run (see $base/check.out)"
+      fi
+    fi
+    s_pass=$((s_pass + p)); s_fail=$((s_fail + f)); s_skip=$((s_skip + k))
   done
 }
 
-# The first sanitizer report in the logs of $1, for the summary.
+# The first sanitizer report in the log $1, for the summary.
 first_report() {
-  grep -h -m1 -E '^(==[0-9]+==ERROR|SUMMARY: (Address|Undefined|Thread|Leak)Sanitizer|WARNING: ThreadSanitizer|.*runtime error:)' \
-    "$1"/t-*.log 2>/dev/null | head -3
+  grep -h -m3 -E '^(==[0-9]+==ERROR|SUMMARY: (Address|Undefined|Thread|Leak)Sanitizer|WARNING: ThreadSanitizer|.*runtime error:)' \
+    "$1" 2>/dev/null | head -3
 }
 
 # The ASan runtime as the dynamic loader finds it (for LD_PRELOAD).
@@ -174,6 +241,7 @@ for tree in $trees; do
           >configure.out 2>&1); then
       tail -30 "$build/configure.out"
       say "FAIL $tree: configure failed (see $build/config.log)"
+      suite_line "$tree" build FAIL 0 1 0
       printf '%s\t0\t1\t0\tFAIL\n' "$tree" >>"$results"
       overall=1; continue
     fi
@@ -193,25 +261,41 @@ for tree in $trees; do
   # The biggest SIMD kernels (whole cipher rounds of inlined intrinsics
   # over 16-32 blocks) take GCC 12 many minutes each under ASan + UBSan
   # (serpent-avx512.cpp: over 11 CPU-minutes): in the asan tree they are
-  # built first without instrumentation (-O1 -g), so the sanitizers
-  # check everything around them (the mode code that hands them the
-  # caller's buffers included) but not their insides.
-  : >"$base/make.log"
+  # built without instrumentation (-O1 -g), so the sanitizers check
+  # everything around them (the mode code that hands them the caller's
+  # buffers included) but not their insides.  A target-specific
+  # CXXFLAGS in an extra makefile (uninstrumented.mk) does that however
+  # often make rebuilds them (a header changed); when the list changes,
+  # their objects are rebuilt.
+  uninst_mk=$base/uninstrumented.mk
+  : >"$uninst_mk.new"
   if [ "$tree" = asan ]; then
-    for l in libserpent-avx2.la libserpent-avx512.la libchacha20-avx2.la \
-             libchacha20-avx512.la libsalsa20-avx2.la libsalsa20-avx512.la; do
-      grep -q "^$l:" "$build/cipher/Makefile" || continue
-      make -C "$build/cipher" -s "$l" CXXFLAGS="-O1 -g" \
-        >>"$base/make.log" 2>&1 || break
+    for l in $uninstrumented; do
+      v=$(printf '%s\n' "${l%.la}_la" | sed 's/[^A-Za-z0-9_]/_/g')
+      grep -q "^${v}_OBJECTS = " "$build/cipher/Makefile" || continue
+      # shellcheck disable=SC2016  # make's $(...)
+      printf '$(%s_OBJECTS): CXXFLAGS = -O1 -g\n' "$v" >>"$uninst_mk.new"
     done
   fi
+  if ! cmp -s "$uninst_mk.new" "$uninst_mk"; then
+    # The libraries of the old list and the new one.
+    # shellcheck disable=SC2013,SC2016  # words; make's $(...)
+    for v in $(cat "$uninst_mk" "$uninst_mk.new" 2>/dev/null |
+               sed -n 's/^\$(\(.*\)_OBJECTS).*/\1/p'); do
+      rm -f "$build/cipher/$v-"*.lo "$build/cipher/.libs/$v-"*.o
+    done
+  fi
+  mv "$uninst_mk.new" "$uninst_mk"
+  : >"$base/make.log"
   # shellcheck disable=SC2086  # word splitting of the lists is intended
-  if ! make -C "$build/cipher" -j"$jobs" -s >>"$base/make.log" 2>&1 ||
+  if ! make -C "$build/cipher" -f Makefile -f "$uninst_mk" -j"$jobs" -s \
+         >>"$base/make.log" 2>&1 ||
      ! make -C "$build/src" -j"$jobs" -s $lib_targets >>"$base/make.log" 2>&1 ||
      ! make -C "$build/tests" -j"$jobs" -s check TESTS= noinst_PROGRAMS= \
          noinst_SCRIPTS= $test_build >>"$base/make.log" 2>&1; then
     grep -E -B2 -A8 'error|Error' "$base/make.log" | head -60
     say "FAIL $tree: build failed (see $base/make.log)"
+    suite_line "$tree" build FAIL 0 1 0
     printf '%s\t0\t1\t0\tFAIL\n' "$tree" >>"$results"
     overall=1; continue
   fi
@@ -264,11 +348,24 @@ for tree in $trees; do
   rc=$?
   cp "$build"/tests/t-*.log "$build"/tests/t-*.trs \
     "$build"/tests/test-suite.log "$base/check.out" "$base/logs/" 2>/dev/null
-  summarise "$base/logs"
+  # The suites the tree runs: those named, or every test of tests/.
+  expect=$run_tests
+  if [ -z "$expect" ]; then
+    # shellcheck disable=SC2016  # $(TESTS) is make's
+    expect=$(printf 'sanitize-print-tests:\n\t@echo $(TESTS)\n' |
+             make -C "$build/tests" -s -f Makefile -f - sanitize-print-tests \
+               2>/dev/null)
+  fi
+  summarise "$base/logs" "$tree" "$expect"
   status=PASS
   if [ "$rc" != 0 ] || [ "$s_fail" != 0 ]; then
     status=FAIL
-    [ "$s_fail" = 0 ] && s_fail=1
+    if [ "$s_fail" = 0 ]; then
+      # make check failed without a failing suite (e.g. a test program
+      # failed to build): one failure of its own.
+      suite_line "$tree" make-check FAIL 0 1 0
+      s_fail=1
+    fi
   fi
   printf '%s\t%s\t%s\t%s\t%s\n' "$tree" "$s_pass" "$s_fail" "$s_skip" \
     "$status" >>"$results"
@@ -276,12 +373,10 @@ for tree in $trees; do
   grep -h '^SKIP: ' "$base"/logs/t-*.log 2>/dev/null | sed 's/^/    /'
   if [ "$status" = FAIL ]; then
     overall=1
-    grep -h -E '^(FAIL|ERROR|XPASS)' "$base/check.out" | sed 's/^/    /' | head -20
-    first_report "$base/logs" | sed 's/^/    /'
     say "    logs: $base/logs"
   fi
 done
 
-if grep -q 'FAIL$' "$results"; then overall=1; fi
-say "all sanitizer trees: $(elapsed "$t_start"); results in $results"
+if grep -q 'FAIL$' "$results" || [ "$n_fail" != 0 ]; then overall=1; fi
+say "suites: $n_pass passed, $n_fail failed, $n_skip skipped; all sanitizer trees: $(elapsed "$t_start"); results in $results and $suites"
 exit $overall

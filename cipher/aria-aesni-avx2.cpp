@@ -1,0 +1,24 @@
+/* aria-aesni-avx2.cpp - ARIA bulk modes with AES-NI for CPUs without
+ * GFNI: the S-boxes as nibble-table affine maps around AESENCLAST
+ * (sbox-layer-x86.h), batches of 32 blocks on ymm registers (AES-NI on
+ * each 128-bit half; byte-sliced, aria-gfni.h), the rest in batches of 16
+ * on xmm registers, single blocks in one xmm register.  Built with -maes
+ * -mavx2 in its own convenience library; used when HWF_INTEL_AESNI and
+ * HWF_INTEL_AVX2 are present.
+ */
+#include <config.h>
+#include "gfni-vec-x86.h"
+#include "sbox-layer-x86.h"
+#include "aria-gfni.h"
+#include "cipher-batch-modes.h"
+
+typedef aria_simd<aesni_vec256, aesni_sbox_layer<aesni_vec256> > aria_y;
+typedef aria_simd<aesni_vec128, aesni_sbox_layer<aesni_vec128> > aria_x;
+static_assert (aria_y::N == ARIA_AESNI_AVX2_LANES);
+
+void
+_gcry_aria_aesni_avx2_fill (cipher_bulk_ops *bulk, ARIA_context *ctx)
+{
+  typedef batch_modes<gfni_vec_clear_ymm, aria_y, aria_x> modes;
+  modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
+}

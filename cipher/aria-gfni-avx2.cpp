@@ -1,0 +1,19 @@
+/* aria-gfni-avx2.cpp - ARIA bulk modes with GFNI on ymm registers:
+ * batches of 32 blocks (byte-sliced, aria-gfni.h), the rest in batches of
+ * 16 on xmm registers.  Built with -mgfni -mavx2 in its own convenience
+ * library; used when HWF_INTEL_GFNI and HWF_INTEL_AVX2 are present.
+ */
+#include <config.h>
+#include "gfni-vec-x86.h"
+#include "aria-gfni.h"
+#include "cipher-batch-modes.h"
+
+static_assert (aria_gfni<gfni_vec256>::N == ARIA_GFNI_AVX2_LANES);
+
+void
+_gcry_aria_gfni_avx2_fill (cipher_bulk_ops *bulk, ARIA_context *ctx)
+{
+  typedef batch_modes<gfni_vec_clear_ymm, aria_gfni<gfni_vec256>,
+              aria_gfni<gfni_vec128> > modes;
+  modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
+}

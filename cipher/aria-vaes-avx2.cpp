@@ -1,0 +1,22 @@
+/* aria-vaes-avx2.cpp - ARIA bulk modes with VAES for CPUs without GFNI:
+ * as aria-aesni-avx2.cpp, with VAESENCLAST on whole ymm registers.
+ * Built with -maes -mvaes -mavx2 in its own convenience library; used
+ * when HWF_INTEL_VAES_VPCLMUL, HWF_INTEL_AESNI and HWF_INTEL_AVX2 are
+ * present.
+ */
+#include <config.h>
+#include "gfni-vec-x86.h"
+#include "sbox-layer-x86.h"
+#include "aria-gfni.h"
+#include "cipher-batch-modes.h"
+
+typedef aria_simd<vaes_vec256, aesni_sbox_layer<vaes_vec256> > aria_y;
+typedef aria_simd<aesni_vec128, aesni_sbox_layer<aesni_vec128> > aria_x;
+static_assert (aria_y::N == ARIA_AESNI_AVX2_LANES);
+
+void
+_gcry_aria_vaes_avx2_fill (cipher_bulk_ops *bulk, ARIA_context *ctx)
+{
+  typedef batch_modes<gfni_vec_clear_ymm, aria_y, aria_x> modes;
+  modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
+}

@@ -1,0 +1,20 @@
+/* camellia-aesni-avx.cpp - Camellia bulk modes for CPUs with AES-NI and
+ * AVX but neither AVX2 nor GFNI: the byte-sliced kernel (camellia-gfni.h)
+ * with the AES-NI S-box layer (sbox-layer-x86.h) on xmm registers
+ * (VEX-encoded), batches of 16 blocks.  Built with -maes -mavx in its
+ * own convenience library; used when HWF_INTEL_AESNI and HWF_INTEL_AVX
+ * are present.
+ */
+#include <config.h>
+#include "camellia-gfni.h"
+#include "cipher-batch-modes.h"
+
+typedef camellia_simd<aesni_vec128, aesni_sbox_layer<aesni_vec128> > cam128;
+static_assert (cam128::N == CAMELLIA_AESNI_AVX_LANES);
+
+void
+_gcry_camellia_aesni_avx_fill (cipher_bulk_ops *bulk, CAMELLIA_context *ctx)
+{
+  typedef batch_modes<gfni_vec_clear_ymm, cam128> modes;
+  modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
+}

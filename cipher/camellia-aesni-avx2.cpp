@@ -1,0 +1,22 @@
+/* camellia-aesni-avx2.cpp - Camellia bulk modes for CPUs without GFNI:
+ * the byte-sliced kernel (camellia-gfni.h) with the AES-NI S-box layer
+ * (sbox-layer-x86.h: nibble-table PSHUFBs around AESENCLAST) on ymm
+ * registers, AESENCLAST on each 128-bit half: batches of 32 blocks, the
+ * rest in batches of 16 on xmm registers.  Built with -maes -mavx2 in
+ * its own convenience library; used when HWF_INTEL_AESNI and
+ * HWF_INTEL_AVX2 are present.
+ */
+#include <config.h>
+#include "camellia-gfni.h"
+#include "cipher-batch-modes.h"
+
+typedef camellia_simd<aesni_vec256, aesni_sbox_layer<aesni_vec256> > cam256;
+typedef camellia_simd<aesni_vec128, aesni_sbox_layer<aesni_vec128> > cam128;
+static_assert (cam256::N == CAMELLIA_AESNI_AVX2_LANES);
+
+void
+_gcry_camellia_aesni_avx2_fill (cipher_bulk_ops *bulk, CAMELLIA_context *ctx)
+{
+  typedef batch_modes<gfni_vec_clear_ymm, cam256, cam128> modes;
+  modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
+}

@@ -1,0 +1,21 @@
+/* camellia-vaes-avx2.cpp - Camellia bulk modes for CPUs with VAES but
+ * without GFNI: as camellia-aesni-avx2.cpp, with one VAESENCLAST per ymm
+ * register instead of two AESENCLAST on its halves.  Built with -maes
+ * -mvaes -mavx2 in its own convenience library; used when
+ * HWF_INTEL_VAES_VPCLMUL, HWF_INTEL_AESNI and HWF_INTEL_AVX2 are
+ * present.
+ */
+#include <config.h>
+#include "camellia-gfni.h"
+#include "cipher-batch-modes.h"
+
+typedef camellia_simd<vaes_vec256, aesni_sbox_layer<vaes_vec256> > cam256;
+typedef camellia_simd<aesni_vec128, aesni_sbox_layer<aesni_vec128> > cam128;
+static_assert (cam256::N == CAMELLIA_AESNI_AVX2_LANES);
+
+void
+_gcry_camellia_vaes_avx2_fill (cipher_bulk_ops *bulk, CAMELLIA_context *ctx)
+{
+  typedef batch_modes<gfni_vec_clear_ymm, cam256, cam128> modes;
+  modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
+}

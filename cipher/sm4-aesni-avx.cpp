@@ -1,0 +1,23 @@
+/* sm4-aesni-avx.cpp - SM4 bulk modes for CPUs with AES-NI and AVX but
+ * neither AVX2 nor GFNI: the word-sliced kernel (sm4-gfni.h) with the
+ * AES-NI S-box layer (sbox-layer-x86.h) on xmm registers (VEX-encoded):
+ * batches of 16 blocks (four independent sets of 4, to hide the latency
+ * of the round chain), then 8 and 4.  Built
+ * with -maes -mavx in its own convenience library; used when
+ * HWF_INTEL_AESNI and HWF_INTEL_AVX are present.
+ */
+#include <config.h>
+#include "sm4-gfni.h"
+#include "cipher-batch-modes.h"
+
+typedef sm4_simd<aesni_vec128, 4, aesni_sbox_layer<aesni_vec128> > sm4_16;
+typedef sm4_simd<aesni_vec128, 2, aesni_sbox_layer<aesni_vec128> > sm4_8;
+typedef sm4_simd<aesni_vec128, 1, aesni_sbox_layer<aesni_vec128> > sm4_4;
+static_assert (sm4_16::N == SM4_AESNI_AVX_LANES);
+
+void
+_gcry_sm4_aesni_avx_fill (cipher_bulk_ops *bulk, SM4_context *ctx)
+{
+  typedef batch_modes<gfni_vec_clear_ymm, sm4_16, sm4_8, sm4_4> modes;
+  modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
+}
