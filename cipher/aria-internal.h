@@ -1,6 +1,7 @@
 /* aria-internal.h - ARIA (RFC 5794; KS X 1213-1): the context, the
  * compile-time S-box construction and the diffusion network shared by
- * the generic code (aria.cpp) and the GFNI paths (aria-gfni-*.cpp).  See
+ * the generic code (aria.cpp) and the SIMD paths (aria-gfni.h: GFNI,
+ * AES-NI and VAES S-box layers, aria-{gfni,aesni,vaes}-*.cpp).  See
  * aria.cpp's file comment for the algebra.
  */
 #ifndef GCIPHER_ARIA_INTERNAL_H

@@ -4,6 +4,7 @@
  * (VEX-encoded), batches of 16 blocks.  Built with -maes -mavx in its
  * own convenience library; used when HWF_INTEL_AESNI and HWF_INTEL_AVX
  * are present.
+ * Camellia: RFC 3713; S-box decomposition in camellia-internal.h.
  */
 #include <config.h>
 #include "camellia-gfni.h"

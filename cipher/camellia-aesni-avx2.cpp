@@ -5,6 +5,7 @@
  * rest in batches of 16 on xmm registers.  Built with -maes -mavx2 in
  * its own convenience library; used when HWF_INTEL_AESNI and
  * HWF_INTEL_AVX2 are present.
+ * Camellia: RFC 3713; S-box decomposition in camellia-internal.h.
  */
 #include <config.h>
 #include "camellia-gfni.h"

@@ -4,6 +4,7 @@
  * -mvaes -mavx2 in its own convenience library; used when
  * HWF_INTEL_VAES_VPCLMUL, HWF_INTEL_AESNI and HWF_INTEL_AVX2 are
  * present.
+ * Camellia: RFC 3713; S-box decomposition in camellia-internal.h.
  */
 #include <config.h>
 #include "camellia-gfni.h"

@@ -53,7 +53,8 @@
  *     h0 = (t0 mod 2^44) + 5 (t2 >> 42)     (2^130 = 5 mod p)
  *     h1 = (t1 mod 2^44) + (t0 >> 44)
  *     h2 = (t2 mod 2^42) + (t1 >> 44)
- * gives limbs below 2^44 + 2^19 (h2 below 2^42 + 2^16): below 2^45, the
+ * gives limbs below 2^44 + 5 * 2^18 (h1 below 2^44 + 2^16, h2 below
+ * 2^42 + 2^16): below 2^45, the
  * bound the next step assumed.  The value is unchanged mod p.
  *
  * Powers (first bulk call of a message, stored in the context):
@@ -67,7 +68,6 @@
  */
 #include <config.h>
 #include <immintrin.h>
-#include <cpuid.h>
 
 /* GCC 12's AVX-512 intrinsics use a self-initialised "undefined" source
  * operand that -Wuninitialized flags inside the header.  */
@@ -274,28 +274,12 @@ load_pow (const uint64_t (*p)[8])
                    _mm512_loadu_si512 (p[2]));
 }
 
-/* 0: not probed yet, 1: no IFMA, 2: IFMA.  */
-int ifma_state;
-
 } // namespace
 
 int
 _gcry_poly1305_have_ifma (void)
 {
-  int s = __atomic_load_n (&ifma_state, __ATOMIC_RELAXED);
-  if (!s)
-    {
-      unsigned int a, b, c, d;
-      s = 1;
-      if (__get_cpuid_max (0, nullptr) >= 7)
-        {
-          __cpuid_count (7, 0, a, b, c, d);
-          if (b & (1u << 21))   /* AVX512_IFMA.  */
-            s = 2;
-        }
-      __atomic_store_n (&ifma_state, s, __ATOMIC_RELAXED);
-    }
-  return s == 2;
+  return (_gcry_hwf_x86_extra () & HWF_X86_AVX512_IFMA) != 0;
 }
 
 unsigned int

@@ -98,7 +98,7 @@ extern const size_t _gcry_poly1305_n_impls GCIPHER_INTERNAL;
  * bits HWF.  */
 int _gcry_poly1305_path_usable (size_t idx, unsigned int hwf)
   GCIPHER_INTERNAL;
-/* Whether the CPU has AVX512-IFMA (CPUID leaf 7 EBX bit 21; cached). */
+/* Whether the CPU has AVX512-IFMA (_gcry_hwf_x86_extra).  */
 int _gcry_poly1305_have_ifma (void) GCIPHER_INTERNAL;
 /* NBLOCKS whole 16-byte blocks at M (2^128 bit set) into CTX->h.
  * NBLOCKS a nonzero multiple of 8.  Fill CTX->simd

@@ -1,5 +1,5 @@
 /* sbox-layer-x86.h - the S-box layer policies of the byte-oriented SIMD
- * kernels (camellia-gfni.h, sm4-gfni.h): apply one affine-around-
+ * kernels (camellia-gfni.h, sm4-gfni.h, aria-gfni.h): apply one affine-around-
  * inversion S-box (gf256-aesni.h's affine_inv_sbox) to every byte of a
  * vector register.
  *

@@ -5,6 +5,7 @@
  * of the round chain), then 8 and 4.  Built
  * with -maes -mavx in its own convenience library; used when
  * HWF_INTEL_AESNI and HWF_INTEL_AVX are present.
+ * SM4: GB/T 32907-2016; S-box decomposition in sm4-internal.h.
  */
 #include <config.h>
 #include "sm4-gfni.h"

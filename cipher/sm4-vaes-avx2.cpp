@@ -5,6 +5,7 @@
  * -mavx2 in its own convenience library; used when
  * HWF_INTEL_VAES_VPCLMUL, HWF_INTEL_AESNI and HWF_INTEL_AVX2 are
  * present.
+ * SM4: GB/T 32907-2016; S-box decomposition in sm4-internal.h.
  */
 #include <config.h>
 #include "sm4-gfni.h"

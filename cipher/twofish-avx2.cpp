@@ -25,13 +25,8 @@ _gcry_twofish_avx2_fill (cipher_bulk_ops *bulk, TWOFISH_context *ctx)
   modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
 }
 
-#include <cpuid.h>
-
 int
 _gcry_twofish_have_vbmi (void)
 {
-  unsigned int a, b, c, d;
-  if (!__get_cpuid_count (7, 0, &a, &b, &c, &d))
-    return 0;
-  return (c >> 1) & 1;
+  return (_gcry_hwf_x86_extra () & HWF_X86_AVX512_VBMI) != 0;
 }

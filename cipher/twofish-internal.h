@@ -63,7 +63,7 @@ struct TWOFISH_context
   /* The key-dependent S-boxes s_0..s_3 (h of 4.3.2 without the MDS
    * product: byte I of h's input to byte I of the result) as whole
    * tables, for the "gfni-avx512" path (loaded whole into registers,
-   * looked up by VPERMI2B) and the "avx2" path (16 rows of 16 bytes,
+   * looked up by VPERMI2B) and the "avx2" and "avx512" paths (16 rows of 16 bytes,
    * each looked up by PSHUFB and kept where the high nibble matches);
    * computed at setkey by the nibble kernel, without a secret index.  */
   alignas (64) uint8_t sbox[4][256];

@@ -83,6 +83,15 @@ const char *_gcry_enum_hw_features (int idx, unsigned int *bit) GCIPHER_INTERNAL
 void _gcry_hwf_set_test_mask (unsigned int mask) GCIPHER_INTERNAL;
 /* Print the "hwflist:" line (trailing ':' per name, as libgcrypt).  */
 void _gcry_print_hwflist (FILE *fp) GCIPHER_INTERNAL;
+/* CPU facts some AVX-512 paths need beyond the hwf bits (libgcrypt 1.10
+ * has no names for them, so they stay out of hwflist): detected with the
+ * hwf bits, once; a path still requires its hwf bits as well.  */
+enum hwf_x86_extra_bits : unsigned int
+  {
+    HWF_X86_AVX512_IFMA = 1u << 0,   /* CPUID.7.0:EBX bit 21 */
+    HWF_X86_AVX512_VBMI = 1u << 1    /* CPUID.7.0:ECX bit 1 */
+  };
+unsigned int _gcry_hwf_x86_extra (void) GCIPHER_INTERNAL;
 
 /* ---- Memory (secmem.cpp) ------------------------------------------ */
 void *_gcry_malloc (size_t n) GCIPHER_INTERNAL;

@@ -102,6 +102,7 @@ constexpr const char *hwf_accepted_unused[] = {
  * libgcrypt.  */
 pthread_once_t hwf_once = PTHREAD_ONCE_INIT;
 unsigned int hwf_detected;          /* Written once under hwf_once.  */
+unsigned int hwf_x86_extra;         /* Likewise (hwf_x86_extra_bits).  */
 unsigned int hwf_disabled_mask;     /* Atomic.  */
 unsigned int hwf_features;          /* detected & ~disabled.  */
 unsigned int hwf_test_mask = ~0u;   /* Atomic; _gcry_hwf_set_test_mask. */
@@ -308,7 +309,13 @@ detect_x86 (void)
   const unsigned int avx512_bits =
     (1u << 16) | (1u << 17) | (1u << 30) | (1u << 31);
   if (avx2 && os_zmm && (l7.ebx & avx512_bits) == avx512_bits)
-    features |= HWF_INTEL_AVX512;
+    {
+      features |= HWF_INTEL_AVX512;
+      if (l7.ebx & (1u << 21))
+        hwf_x86_extra |= HWF_X86_AVX512_IFMA;
+      if (l7.ecx & (1u << 1))
+        hwf_x86_extra |= HWF_X86_AVX512_VBMI;
+    }
 
   return features;
 }
@@ -434,6 +441,13 @@ hwf_detect (void)
 }
 
 } // namespace
+
+unsigned int
+_gcry_hwf_x86_extra (void)
+{
+  pthread_once (&hwf_once, hwf_detect);
+  return hwf_x86_extra;
+}
 
 unsigned int
 _gcry_get_hw_features (void)
