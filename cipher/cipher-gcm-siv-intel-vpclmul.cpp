@@ -47,6 +47,7 @@
 #include "g10lib.h"
 #include "cipher-gcm-siv.h"
 #include "cipher-gcm-siv-intel-pclmul.h"
+#include "vec-clear-x86.h"
 
 #define TARGET_AVX512 \
   __attribute__ ((target ("avx512f,avx512vl,avx512bw,vpclmulqdq,pclmul")))
@@ -91,24 +92,12 @@ mul4_acc (Z d, Z p, Z q, Z &lo, Z &mid, Z &hi)
   mid = _mm512_xor_si512 (mid, _mm512_clmulepi64_epi128 (dk, q, 0x00));
 }
 
+/* Every vector register, zmm16-31 included (the compiler may use them
+ * here).  */
 TARGET_AVX512 void
 clear_zmm (void)
 {
-  /* VZEROALL clears ymm0-15 (so xmm0-15) but not zmm16-31, which this
-   * file does not use (the compiler may, so they are cleared too).  */
-  asm volatile ("vzeroall" ::: "memory");
-#ifdef __x86_64__
-  asm volatile ("vpxord %%zmm16, %%zmm16, %%zmm16\n\t"
-                "vpxord %%zmm17, %%zmm17, %%zmm17\n\t"
-                "vpxord %%zmm18, %%zmm18, %%zmm18\n\t"
-                "vpxord %%zmm19, %%zmm19, %%zmm19\n\t"
-                "vpxord %%zmm20, %%zmm20, %%zmm20\n\t"
-                "vpxord %%zmm21, %%zmm21, %%zmm21\n\t"
-                "vpxord %%zmm22, %%zmm22, %%zmm22\n\t"
-                "vpxord %%zmm23, %%zmm23, %%zmm23\n\t"
-                ::: "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21",
-                "xmm22", "xmm23");
-#endif
+  vec_clear_zmm ();
 }
 
 unsigned int
