@@ -61,6 +61,7 @@ struct ccm_state
   alignas (16) unsigned char mac[16];     /* CBC-MAC register.  */
   alignas (16) unsigned char macbuf[16];  /* Pending MAC input.  */
   alignas (16) unsigned char s0[16];      /* E(A_0); then the tag.  */
+  alignas (16) unsigned char a0[16];      /* A_0 = flags (q-1) || N || 0. */
   uint64_t encryptlen;                    /* Payload bytes still due.  */
   uint64_t aadlen;                        /* AAD bytes still due.  */
   unsigned int authlen;                   /* Tag length (M), bytes.  */
@@ -175,9 +176,12 @@ ccm_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
   ccm_state *st = state_of (c);
   wipememory (st, sizeof *st);
   const size_t q = 15 - ivlen;
-  memset (c->ctr, 0, CCM_BLOCK);
-  c->ctr[0] = (unsigned char) (q - 1);
-  memcpy (c->ctr + 1, iv, ivlen);
+  /* The nonce lives in A_0 (the mode's state, not the counter, which
+   * setctr may overwrite: B_0 and q never come from it).  */
+  st->a0[0] = (unsigned char) (q - 1);
+  memcpy (st->a0 + 1, iv, ivlen);
+  memcpy (c->ctr, st->a0, CCM_BLOCK);
+  c->ctr[15] = 1;
   c->unused = 0;
   c->marks.iv = 1;
   c->marks.tag = 0;
@@ -198,11 +202,11 @@ ccm_set_lengths (gcry_cipher_hd_t c, uint64_t encryptlen, uint64_t aadlen,
   if (!st->nonce || st->lengths || c->marks.tag)
     return GPG_ERR_INV_STATE;
 
-  const size_t q = (size_t) c->ctr[0] + 1;
+  const size_t q = (size_t) st->a0[0] + 1;   /* 2..8 (ccm_setiv).  */
   alignas (16) unsigned char b[16];
   b[0] = (unsigned char) ((aadlen ? 0x40 : 0) | (((taglen - 2) / 2) << 3)
                           | (q - 1));
-  memcpy (b + 1, c->ctr + 1, 15 - q);
+  memcpy (b + 1, st->a0 + 1, 15 - q);
   /* [encryptlen]_q, big-endian (q <= 8).  */
   for (size_t i = 0; i < q; i++)
     b[15 - i] = (unsigned char) (encryptlen >> (8 * i));
@@ -240,9 +244,11 @@ ccm_set_lengths (gcry_cipher_hd_t c, uint64_t encryptlen, uint64_t aadlen,
       depth = umax (depth, mac_update (c, st, enc, n, false));
     }
 
-  /* S_0 from A_0 (counter field zero), then the counter is A_1.  */
-  memset (c->ctr + 16 - q, 0, q);
-  depth = umax (depth, c->spec->encrypt (c->ctx, st->s0, c->ctr));
+  /* S_0 = E(A_0), and the counter is A_1 (RFC 3610 2.3), whatever a
+   * setctr wrote since setiv (libgcrypt 1.10 gives other results there:
+   * a documented difference).  */
+  depth = umax (depth, c->spec->encrypt (c->ctx, st->s0, st->a0));
+  memcpy (c->ctr, st->a0, CCM_BLOCK);
   c->ctr[15] = 1;
   c->unused = 0;
 

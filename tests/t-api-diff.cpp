@@ -1071,6 +1071,63 @@ TEST_F (ApiDiff, FuzzKwpSingleBlockInPlace)
     }
 }
 
+/* Deliberate difference (doc/gcipher.md "Differential fuzzing"): a
+ * setctr between CCM's setiv and SET_CCM_LENGTHS.  gcipher once read q
+ * from the overwritten counter block (a negative memcpy length, found
+ * by the fuzzer); now the message is RFC 3610's for the nonce, as if
+ * setctr had not been called.  Checked on gcipher alone.  */
+TEST_F (ApiDiff, FuzzCcmSetctrBeforeLengths)
+{
+  Bytes key = pattern (16, 11), nonce = pattern (13, 12), data = pattern (40, 13);
+  for (size_t nl : { 7, 13 })
+    {
+      uint8_t out[2][40], tag[2][16];
+      for (int with_ctr = 0; with_ctr < 2; with_ctr++)
+        {
+          gcry_cipher_hd_t h;
+          ASSERT_EQ (0u, gcry_cipher_open (&h, GCRY_CIPHER_AES,
+                                           GCRY_CIPHER_MODE_CCM, 0));
+          ASSERT_EQ (0u, gcry_cipher_setkey (h, key.data (), 16));
+          ASSERT_EQ (0u, gcry_cipher_setiv (h, nonce.data (), nl));
+          if (with_ctr)
+            {
+              uint8_t ctr[16];
+              memset (ctr, 0x66, sizeof ctr);
+              ASSERT_EQ (0u, gcry_cipher_setctr (h, ctr, 16));
+            }
+          uint64_t lens[3] = { 40, 0, 16 };
+          ASSERT_EQ (0u, gcry_cipher_ctl (h, GCRYCTL_SET_CCM_LENGTHS, lens,
+                                          sizeof lens));
+          ASSERT_EQ (0u, gcry_cipher_encrypt (h, out[with_ctr], 40,
+                                              data.data (), 40));
+          ASSERT_EQ (0u, gcry_cipher_gettag (h, tag[with_ctr], 16));
+          gcry_cipher_close (h);
+        }
+      EXPECT_EQ (0, memcmp (out[0], out[1], 40)) << nl;
+      EXPECT_EQ (0, memcmp (tag[0], tag[1], 16)) << nl;
+    }
+}
+
+/* EAX with a weak DES/3DES key allowed by GCRYCTL_SET_ALLOW_WEAK_KEY:
+ * libgcrypt's setkey succeeds there (GPG_ERR_WEAK_KEY in every other
+ * mode); found on 3DES.  */
+TEST_F (ApiDiff, FuzzEaxAllowedWeakKey)
+{
+  Twin t (&ours, sys);
+  uint8_t weak[24] = { 0, 0, 0, 0, 0, 0, 0, 0x61, 1, 8, 0, 5 };
+  for (int algo : { GCRY_CIPHER_3DES, GCRY_CIPHER_DES })
+    for (int mode : { GCRY_CIPHER_MODE_EAX, GCRY_CIPHER_MODE_CBC })
+      for (size_t allow : { 0, 1 })
+        {
+          ASSERT_TRUE (t.open (algo, mode, 0));
+          t.ctl (GCRYCTL_SET_ALLOW_WEAK_KEY, false, allow);
+          t.setkey (algo == GCRY_CIPHER_DES ? weak + 16 : weak,
+                    algo == GCRY_CIPHER_DES ? 8 : 24);
+          t.crypt (true, weak, 8, 8, Twin::SEPARATE);
+          ASSERT_TRUE (t.ok);
+        }
+}
+
 /* Deliberate difference (doc/gcipher.md "Differential fuzzing"):
  * GCRYCTL_CFB_SYNC on a CCM or EAX handle opened with ENABLE_SYNC, after
  * a partial block.  libgcrypt 1.10 shifts its CBC-MAC value (CCM) or N
