@@ -62,8 +62,8 @@ struct vpclmul_key
 {
   __m128i h[8];     /* pclmul layout: H^(i+1) * x^-1 */
   __m128i hk[8];    /* pclmul layout: halves xored */
-  __m128i hp[32];   /* H^(32-i) * x^-1 */
-  __m128i hkp[32];  /* hp[i]'s 64-bit halves XORed, in both halves */
+  __m128i hp[64];   /* H^(64-i) * x^-1 */
+  __m128i hkp[64];  /* hp[i]'s 64-bit halves XORed, in both halves */
 };
 static_assert (sizeof (vpclmul_key) <= GCM_GHASH_KEY_SIZE);
 
@@ -133,10 +133,10 @@ vpclmul_setkey (gcm_ghash_key *key, const unsigned char *hbytes)
   unsigned int depth = _gcry_ghash_ops_pclmul.setkey (key, hbytes);
   vpclmul_key *k = reinterpret_cast<vpclmul_key *> (key->bytes);
   for (int n = 1; n <= 8; n++)
-    k->hp[32 - n] = k->h[n - 1];
-  for (int n = 9; n <= 32; n++)
-    k->hp[32 - n] = mul_premul (k->hp[32 - (n - 8)], k->h[7]);
-  for (int i = 0; i < 32; i++)
+    k->hp[64 - n] = k->h[n - 1];
+  for (int n = 9; n <= 64; n++)
+    k->hp[64 - n] = mul_premul (k->hp[64 - (n - 8)], k->h[7]);
+  for (int i = 0; i < 64; i++)
     k->hkp[i] = _mm_xor_si128 (k->hp[i], _mm_shuffle_epi32 (k->hp[i], 0x4e));
   return depth;
 }
@@ -171,8 +171,8 @@ vpclmul_avx2_ghash (const gcm_ghash_key *key, unsigned char *yp,
     {
       const __m256i mask
         = _mm256_broadcastsi128_si256 (bswap_mask128 ());
-      const __m256i *hp = reinterpret_cast<const __m256i *> (k->hp + 24);
-      const __m256i *hk = reinterpret_cast<const __m256i *> (k->hkp + 24);
+      const __m256i *hp = reinterpret_cast<const __m256i *> (k->hp + 56);
+      const __m256i *hk = reinterpret_cast<const __m256i *> (k->hkp + 56);
       __m128i y = _mm_shuffle_epi8 (_mm_loadu_si128 ((const __m128i *) yp),
                                     bswap_mask128 ());
       do
@@ -185,7 +185,7 @@ vpclmul_avx2_ghash (const gcm_ghash_key *key, unsigned char *yp,
                       lo, mid, hi);
           /* Y enters as Y H^8, off the products' chain.  */
           __m128i l = hxor256 (lo), m = hxor256 (mid), h = hxor256 (hi);
-          mul1_acc (y, k->hp[24], k->hkp[24], l, m, h);
+          mul1_acc (y, k->hp[56], k->hkp[56], l, m, h);
           y = finish128_karatsuba (l, m, h);
           buf += 128;
           nblocks -= 8;
@@ -240,8 +240,8 @@ vpclmul_avx512_ghash (const gcm_ghash_key *key, unsigned char *yp,
   if (nblocks >= 16)
     {
       const __m512i mask = _mm512_load_si512 (bswap_mask512);
-      const __m512i *hp = reinterpret_cast<const __m512i *> (k->hp + 16);
-      const __m512i *hk = reinterpret_cast<const __m512i *> (k->hkp + 16);
+      const __m512i *hp = reinterpret_cast<const __m512i *> (k->hp + 48);
+      const __m512i *hk = reinterpret_cast<const __m512i *> (k->hkp + 48);
       __m128i y = _mm_shuffle_epi8 (_mm_loadu_si128 ((const __m128i *) yp),
                                     bswap_mask128 ());
       do
@@ -255,7 +255,7 @@ vpclmul_avx512_ghash (const gcm_ghash_key *key, unsigned char *yp,
           /* Y enters as Y H^16, off the products' chain (the stitched
            * kernel's head explains).  */
           __m128i l = hxor512 (lo), m = hxor512 (mid), h = hxor512 (hi);
-          mul1_acc (y, k->hp[16], k->hkp[16], l, m, h);
+          mul1_acc (y, k->hp[48], k->hkp[48], l, m, h);
           y = finish128_karatsuba (l, m, h);
           buf += 256;
           nblocks -= 16;
@@ -282,6 +282,27 @@ alignas (64) const uint32_t ctr_lane_offsets[16]
 alignas (64) const uint32_t ctr_step4[16]
   = { 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0 };
 alignas (32) const uint32_t ctr_step2[8] = { 2, 0, 0, 0, 2, 0, 0, 0 };
+/* For a group of NREGS registers of LANES lanes: the step between
+ * groups (LANES * NREGS in dword 0 of every lane, the byte-reversed
+ * counter's step), and for register J, LANES * J in the last byte of
+ * every lane (dword 3 << 24), the big-endian counter step of the
+ * kernel's fast path.  */
+template <int LANES, int NREGS>
+struct ctr_steps
+{
+  alignas (64) uint32_t group[4 * LANES];
+  alignas (64) uint32_t be[NREGS][4 * LANES];
+  constexpr ctr_steps () : group (), be ()
+  {
+    for (int i = 0; i < LANES; i++)
+      group[4 * i] = LANES * NREGS;
+    for (int j = 0; j < NREGS; j++)
+      for (int i = 0; i < LANES; i++)
+        be[j][4 * i + 3] = (uint32_t) (LANES * j) << 24;
+  }
+};
+constexpr ctr_steps<4, 8> ctr_steps4;
+constexpr ctr_steps<2, 8> ctr_steps2;
 
 #define GCM_ALWAYS_INLINE static inline __attribute__ ((always_inline))
 
@@ -301,36 +322,118 @@ struct V
   typedef __m512i T;
   static constexpr int BLOCKS = 4;
   static constexpr int REGS = 8;
-  /* 32 zmm registers: GCC 12 keeps a small frame (under 0x50 bytes +
-   * alignment and red zone).  */
-  static constexpr unsigned int BURN = 640;
+  /* The frame holds the broadcast round keys (15 x 64 bytes) and a few
+   * spills: GCC 12 makes it at most 0x688 bytes on x86-64 (0xd40 on
+   * i386, 8 registers), + 63 of alignment, the saved registers and the
+   * return address.  */
+#ifdef __x86_64__
+  static constexpr unsigned int BURN = 1792;
+#else
+  static constexpr unsigned int BURN = 3520;
+#endif
   GCM_ALWAYS_INLINE T loadu (const void *p) { return _mm512_loadu_si512 (p); }
   GCM_ALWAYS_INLINE T load (const void *p) { return _mm512_load_si512 (p); }
-  GCM_ALWAYS_INLINE T load_fresh (const void *p)
-  {
-    T r;
-    asm volatile ("vmovdqa64 %1, %0" : "=v" (r) : "m" (*(const T *) p));
-    return r;
-  }
   GCM_ALWAYS_INLINE void storeu (void *p, T v) { _mm512_storeu_si512 (p, v); }
   GCM_ALWAYS_INLINE T vxor (T a, T b) { return _mm512_xor_si512 (a, b); }
   GCM_ALWAYS_INLINE T bswap (T v)
   { return _mm512_shuffle_epi8 (v, _mm512_load_si512 (bswap_mask512)); }
   GCM_ALWAYS_INLINE T add32 (T a, T b) { return _mm512_add_epi32 (a, b); }
   GCM_ALWAYS_INLINE T bcast (__m128i k) { return _mm512_broadcast_i32x4 (k); }
-  GCM_ALWAYS_INLINE T bcast_key (const __m128i *p)
-  {
-    T r;
-    asm volatile ("vbroadcasti32x4 %1, %0" : "=v" (r) : "m" (*p));
-    return r;
-  }
-  GCM_ALWAYS_INLINE T aesenc (T x, T k) { return _mm512_aesenc_epi128 (x, k); }
   GCM_ALWAYS_INLINE T aesenclast (T x, T k)
   { return _mm512_aesenclast_epi128 (x, k); }
   GCM_ALWAYS_INLINE T zext (__m128i y) { return _mm512_zextsi128_si512 (y); }
   GCM_ALWAYS_INLINE T zero () { return _mm512_setzero_si512 (); }
-  GCM_ALWAYS_INLINE void mul_acc (T d, T p, T q, T &lo, T &mid, T &hi)
-  { mul4_acc (d, p, q, lo, mid, hi); }
+#ifdef __x86_64__
+  /* The group's hash and AES work as ordered asm statements (the
+   * kernel's schedule; the compiler would otherwise interleave them its
+   * own way, measurably slower; x86-64 only: i386 has 8 vector
+   * registers, the asm needs 9).  One middle round of the 8
+   * registers.  */
+  GCM_ALWAYS_INLINE void aes_round (T (&x)[REGS], const T *key)
+  {
+    static_assert (REGS == 8, "the asm names 8 registers");
+    T kr;
+    asm volatile ("vmovdqa64 %[k], %[kr]\n\t"
+                  "vaesenc %[kr], %[x0], %[x0]\n\t"
+                  "vaesenc %[kr], %[x1], %[x1]\n\t"
+                  "vaesenc %[kr], %[x2], %[x2]\n\t"
+                  "vaesenc %[kr], %[x3], %[x3]\n\t"
+                  "vaesenc %[kr], %[x4], %[x4]\n\t"
+                  "vaesenc %[kr], %[x5], %[x5]\n\t"
+                  "vaesenc %[kr], %[x6], %[x6]\n\t"
+                  "vaesenc %[kr], %[x7], %[x7]"
+                  : [kr] "=&v" (kr), [x0] "+v" (x[0]), [x1] "+v" (x[1]),
+                    [x2] "+v" (x[2]), [x3] "+v" (x[3]), [x4] "+v" (x[4]),
+                    [x5] "+v" (x[5]), [x6] "+v" (x[6]), [x7] "+v" (x[7])
+                  : [k] "m" (*key));
+  }
+  /* D: the 4 blocks at P byte-reversed (YZ XORed in when FOLD); DK:
+   * D's 64-bit halves XORed in each lane.  */
+  GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool fold, T yz,
+                               T &d, T &dk)
+  {
+    if (fold)
+      asm volatile ("vmovdqu64 %[m], %[d]\n\t"
+                    "vpshufb %[mask], %[d], %[d]\n\t"
+                    "vpxorq %[y], %[d], %[d]\n\t"
+                    "vpshufd $0x4e, %[d], %[dk]\n\t"
+                    "vpxorq %[d], %[dk], %[dk]"
+                    : [d] "=&v" (d), [dk] "=&v" (dk)
+                    : [m] "m" (*(const T *) p),
+                      [mask] "m" (*(const T *) bswap_mask512), [y] "v" (yz));
+    else
+      asm volatile ("vmovdqu64 %[m], %[d]\n\t"
+                    "vpshufb %[mask], %[d], %[d]\n\t"
+                    "vpshufd $0x4e, %[d], %[dk]\n\t"
+                    "vpxorq %[d], %[dk], %[dk]"
+                    : [d] "=&v" (d), [dk] "=&v" (dk)
+                    : [m] "m" (*(const T *) p),
+                      [mask] "m" (*(const T *) bswap_mask512));
+  }
+  /* The Karatsuba products (see the head of this file) of D (DK) with
+   * the powers at P (their halves XORed at Q).  */
+  GCM_ALWAYS_INLINE void mul (T d, T dk, const T *p, const T *q, T &lo,
+                              T &mid, T &hi)
+  {
+    asm volatile ("vpclmulqdq $0x00, %[p], %[d], %[lo]\n\t"
+                  "vpclmulqdq $0x11, %[p], %[d], %[hi]\n\t"
+                  "vpclmulqdq $0x00, %[q], %[dk], %[mid]"
+                  : [lo] "=&v" (lo), [mid] "=&v" (mid), [hi] "=&v" (hi)
+                  : [d] "v" (d), [dk] "v" (dk), [p] "m" (*p), [q] "m" (*q));
+  }
+  /* A ^= B ^ C.  */
+  GCM_ALWAYS_INLINE void xor3 (T &a, T b, T c)
+  {
+    asm volatile ("vpternlogq $0x96, %[c], %[b], %[a]"
+                  : [a] "+v" (a) : [b] "v" (b), [c] "v" (c));
+  }
+#else
+  GCM_ALWAYS_INLINE void aes_round (T (&x)[REGS], const T *key)
+  {
+    const T k = _mm512_load_si512 (key);
+    _Pragma ("GCC unroll 16")
+    for (int j = 0; j < REGS; j++)
+      x[j] = _mm512_aesenc_epi128 (x[j], k);
+  }
+  GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool fold, T yz,
+                               T &d, T &dk)
+  {
+    d = bswap (loadu (p));
+    if (fold)
+      d = _mm512_xor_si512 (d, yz);
+    dk = _mm512_xor_si512 (d, _mm512_shuffle_epi32 (d, _MM_PERM_BADC));
+  }
+  GCM_ALWAYS_INLINE void mul (T d, T dk, const T *p, const T *q, T &lo,
+                              T &mid, T &hi)
+  {
+    const T pv = _mm512_load_si512 (p);
+    lo = _mm512_clmulepi64_epi128 (d, pv, 0x00);
+    hi = _mm512_clmulepi64_epi128 (d, pv, 0x11);
+    mid = _mm512_clmulepi64_epi128 (dk, _mm512_load_si512 (q), 0x00);
+  }
+  GCM_ALWAYS_INLINE void xor3 (T &a, T b, T c)
+  { a = _mm512_ternarylogic_epi64 (a, b, c, 0x96); }
+#endif
   GCM_ALWAYS_INLINE __m128i hxor (T v) { return hxor512 (v); }
   GCM_ALWAYS_INLINE __m128i lane0 (T v) { return _mm512_castsi512_si128 (v); }
   GCM_ALWAYS_INLINE T ctr_offsets () { return _mm512_load_si512 (ctr_lane_offsets); }
@@ -338,6 +441,36 @@ struct V
   {
     asm volatile ("vpaddd %1, %0, %0" : "+v" (c) : "m" (*(const T *) ctr_step4));
     return c;
+  }
+  GCM_ALWAYS_INLINE T ctr_group (T c)
+  {
+    asm volatile ("vpaddd %1, %0, %0" : "+v" (c) : "m" (*(const T *) ctr_steps4.group));
+    return c;
+  }
+  GCM_ALWAYS_INLINE T ctr_be_add (T c, int j)
+  {
+    if (j)
+      asm volatile ("vpaddd %1, %0, %0" : "+v" (c)
+                    : "m" (*(const T *) ctr_steps4.be[j]));
+    return c;
+  }
+  /* Per lane: the Karatsuba middle recovered (MID + LO + HI), added into
+   * [HI : LO] at x^64 (its halves swapped by VPSHUFD and XORed into the
+   * high qword of LO and the low qword of HI under a write mask: no
+   * byte shift, which would be a shuffle), then the reduction of
+   * reduce128 with every lane at once.  */
+  GCM_ALWAYS_INLINE T reduce_lanes (T lo, T mid, T hi)
+  {
+    const T q = _mm512_set1_epi64 ((long long) 0xc200000000000000ULL);
+    const T m = _mm512_ternarylogic_epi64 (mid, lo, hi, 0x96);
+    const T s = _mm512_shuffle_epi32 (m, _MM_PERM_BADC);
+    lo = _mm512_mask_xor_epi64 (lo, 0xaa, lo, s);
+    hi = _mm512_mask_xor_epi64 (hi, 0x55, hi, s);
+    T t = _mm512_clmulepi64_epi128 (lo, q, 0x00);
+    lo = _mm512_xor_si512 (_mm512_shuffle_epi32 (lo, _MM_PERM_BADC), t);
+    t = _mm512_clmulepi64_epi128 (lo, q, 0x00);
+    return _mm512_ternarylogic_epi64 (hi, _mm512_shuffle_epi32 (lo, _MM_PERM_BADC),
+                                      t, 0x96);
   }
   GCM_ALWAYS_INLINE void cleanup () { vec_clear_zmm (); }  /* zmm16-31 too.  */
 };
@@ -366,8 +499,13 @@ struct V
   static constexpr int REGS = 8;
   /* 16 ymm registers do not hold 8 states, the GHASH sums and their
    * operands: GCC 12 spills (states and Y among them) into a frame of
-   * about 0x390 bytes (+ alignment and red zone).  */
-  static constexpr unsigned int BURN = 1536;
+   * at most 0x588 bytes with the broadcast round keys (0x740 on i386)
+   * (+ alignment, saved registers and the return address).  */
+#ifdef __x86_64__
+  static constexpr unsigned int BURN = 1600;
+#else
+  static constexpr unsigned int BURN = 1984;
+#endif
   GCM_ALWAYS_INLINE T loadu (const void *p)
   { return _mm256_loadu_si256 ((const __m256i *) p); }
   GCM_ALWAYS_INLINE T load (const void *p)
@@ -385,19 +523,38 @@ struct V
   { return _mm256_shuffle_epi8 (v, _mm256_load_si256 ((const __m256i *) bswap_mask512)); }
   GCM_ALWAYS_INLINE T add32 (T a, T b) { return _mm256_add_epi32 (a, b); }
   GCM_ALWAYS_INLINE T bcast (__m128i k) { return _mm256_broadcastsi128_si256 (k); }
-  GCM_ALWAYS_INLINE T bcast_key (const __m128i *p)
-  {
-    T r;
-    asm volatile ("vbroadcasti128 %1, %0" : "=x" (r) : "m" (*p));
-    return r;
-  }
-  GCM_ALWAYS_INLINE T aesenc (T x, T k) { return _mm256_aesenc_epi128 (x, k); }
   GCM_ALWAYS_INLINE T aesenclast (T x, T k)
   { return _mm256_aesenclast_epi128 (x, k); }
   GCM_ALWAYS_INLINE T zext (__m128i y) { return _mm256_zextsi128_si256 (y); }
   GCM_ALWAYS_INLINE T zero () { return _mm256_setzero_si256 (); }
-  GCM_ALWAYS_INLINE void mul_acc (T d, T p, T q, T &lo, T &mid, T &hi)
-  { mul2_acc (d, p, q, lo, mid, hi); }
+  /* The kernel's primitives (see the 512-bit ones) as intrinsics: with
+   * 16 registers the compiler's allocation matters more than the
+   * order.  */
+  GCM_ALWAYS_INLINE void aes_round (T (&x)[REGS], const T *key)
+  {
+    const T k = load_fresh (key);
+    _Pragma ("GCC unroll 16")
+    for (int j = 0; j < REGS; j++)
+      x[j] = _mm256_aesenc_epi128 (x[j], k);
+  }
+  GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool fold, T yz,
+                               T &d, T &dk)
+  {
+    d = bswap (loadu (p));
+    if (fold)
+      d = _mm256_xor_si256 (d, yz);
+    dk = _mm256_xor_si256 (d, _mm256_shuffle_epi32 (d, 0x4e));
+  }
+  GCM_ALWAYS_INLINE void mul (T d, T dk, const T *p, const T *q, T &lo,
+                              T &mid, T &hi)
+  {
+    const T pv = load_fresh (p);
+    lo = _mm256_clmulepi64_epi128 (d, pv, 0x00);
+    hi = _mm256_clmulepi64_epi128 (d, pv, 0x11);
+    mid = _mm256_clmulepi64_epi128 (dk, load_fresh (q), 0x00);
+  }
+  GCM_ALWAYS_INLINE void xor3 (T &a, T b, T c)
+  { a = _mm256_xor_si256 (a, _mm256_xor_si256 (b, c)); }
   GCM_ALWAYS_INLINE __m128i hxor (T v) { return hxor256 (v); }
   GCM_ALWAYS_INLINE __m128i lane0 (T v) { return _mm256_castsi256_si128 (v); }
   GCM_ALWAYS_INLINE T ctr_offsets ()
@@ -406,6 +563,32 @@ struct V
   {
     asm volatile ("vpaddd %1, %0, %0" : "+x" (c) : "m" (*(const T *) ctr_step2));
     return c;
+  }
+  GCM_ALWAYS_INLINE T ctr_group (T c)
+  {
+    asm volatile ("vpaddd %1, %0, %0" : "+x" (c) : "m" (*(const T *) ctr_steps2.group));
+    return c;
+  }
+  GCM_ALWAYS_INLINE T ctr_be_add (T c, int j)
+  {
+    if (j)
+      asm volatile ("vpaddd %1, %0, %0" : "+x" (c)
+                    : "m" (*(const T *) ctr_steps2.be[j]));
+    return c;
+  }
+  /* As the 512-bit reduce_lanes, with blends for the write masks.  */
+  GCM_ALWAYS_INLINE T reduce_lanes (T lo, T mid, T hi)
+  {
+    const T q = _mm256_set1_epi64x ((long long) 0xc200000000000000ULL);
+    const T m = _mm256_xor_si256 (mid, _mm256_xor_si256 (lo, hi));
+    const T s = _mm256_shuffle_epi32 (m, 0x4e);
+    const T z = _mm256_setzero_si256 ();
+    lo = _mm256_xor_si256 (lo, _mm256_blend_epi32 (z, s, 0xcc));
+    hi = _mm256_xor_si256 (hi, _mm256_blend_epi32 (z, s, 0x33));
+    T t = _mm256_clmulepi64_epi128 (lo, q, 0x00);
+    lo = _mm256_xor_si256 (_mm256_shuffle_epi32 (lo, 0x4e), t);
+    t = _mm256_clmulepi64_epi128 (lo, q, 0x00);
+    return _mm256_xor_si256 (hi, _mm256_xor_si256 (_mm256_shuffle_epi32 (lo, 0x4e), t));
   }
   GCM_ALWAYS_INLINE void cleanup () { _mm256_zeroall (); }
 };

@@ -33,8 +33,8 @@
 #include "cipher-internal.h"
 
 /* Bytes of the back ends' key area (enough for H^1..H^8 with their
- * Karatsuba halves plus H^1..H^32 with theirs).  */
-#define GCM_GHASH_KEY_SIZE 1280
+ * Karatsuba halves plus H^1..H^64 with theirs).  */
+#define GCM_GHASH_KEY_SIZE 2304
 
 struct gcm_ghash_key
 {

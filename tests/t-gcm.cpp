@@ -11,6 +11,9 @@
  *  - Every GHASH back end against the generic one on random lengths,
  *    random call splits, in place and out of place, odd offsets.
  *  - The 32-bit counter (inc32) wrap, against an ECB reference.
+ *  - Runs of whole 32-block groups (the stitched kernels' single groups
+ *    and pairs) at counter low bytes around their fast-path limit and
+ *    across the 2^32 wrap, against the generic pair.
  *  - Random call sequences (IV lengths, AAD/text splits, tags right,
  *    wrong and short, calls out of order, reset, re-setiv, setctr) on
  *    gcipher and the system libgcrypt side by side: every return code
@@ -642,6 +645,79 @@ TEST (Gcm, CounterWrap32)
                                             pt.size () - split));
         EXPECT_EQ (hex_encode (expect), hex_encode (out));
       }
+}
+
+/* ---- The stitched kernels' group structure ------------------------------ */
+
+/* Whole-group runs in one call, where the stitched VAES kernels take
+ * them: 1..11 groups of 32 blocks (single groups, pairs and a single
+ * group before pairs; 16-block groups for the 256-bit kernel) plus a
+ * tail, starting at counter low bytes around the kernels' fast-path
+ * limit (a group of G blocks takes the one-reversal path when the low
+ * byte is at most 256 - G) and across the 2^32 wrap, encrypted and
+ * decrypted in place and out of place on every path, against the
+ * generic pair.  */
+TEST (Gcm, StitchedGroups)
+{
+  Prng rng (0x5717c4);
+  const Combo ref = generic_combo ();
+  std::vector<Combo> combos = all_combos ();
+  const uint32_t starts[] = { 0x00000002u, 0x000000c0u, 0x000000dfu,
+                              0x000000e0u, 0x000000e1u, 0x000000f0u,
+                              0x000000ffu, 0xffffffd0u, 0xfffffef1u };
+  const size_t groups[] = { 1, 2, 3, 4, 5, 7, 11 };
+  for (size_t keylen : { (size_t) 16, (size_t) 24, (size_t) 32 })
+    for (uint32_t c0 : starts)
+      for (size_t ng : groups)
+        {
+          const size_t len = ng * 512 + rng.below (3) * 16 + rng.below (16);
+          const Bytes key = rng.bytes (keylen), iv = rng.bytes (12);
+          const Bytes aad = rng.bytes (rng.below (40));
+          const Bytes pt = rng.bytes (len);
+          Bytes ctr = rng.bytes (16);
+          ctr[12] = (uint8_t) (c0 >> 24);
+          ctr[13] = (uint8_t) (c0 >> 16);
+          ctr[14] = (uint8_t) (c0 >> 8);
+          ctr[15] = (uint8_t) c0;
+          SCOPED_TRACE ("key " + std::to_string (keylen) + " counter "
+                        + std::to_string (c0) + " groups "
+                        + std::to_string (ng) + " bytes "
+                        + std::to_string (len));
+          auto run = [&] (const Combo &c, bool encrypt, const Bytes &in,
+                          bool in_place, Bytes *out, Bytes *tag) {
+            ScopedCombo force (c);
+            Gcm g;
+            ASSERT_TRUE (g.open (key, &c));
+            ASSERT_EQ (0u, gcry_cipher_setiv (g.h, iv.data (), iv.size ()));
+            ASSERT_EQ (0u, gcry_cipher_setctr (g.h, ctr.data (), 16));
+            ASSERT_EQ (0u, gcry_cipher_authenticate (g.h, aad.data (),
+                                                     aad.size ()));
+            out->assign (in.begin (), in.end ());
+            const unsigned char *src = in_place ? out->data () : in.data ();
+            ASSERT_EQ (0u, encrypt ? gcry_cipher_encrypt (g.h, out->data (),
+                                                          in.size (), src,
+                                                          in.size ())
+                                   : gcry_cipher_decrypt (g.h, out->data (),
+                                                          in.size (), src,
+                                                          in.size ()));
+            tag->assign (16, 0);
+            ASSERT_EQ (0u, gcry_cipher_gettag (g.h, tag->data (), 16));
+          };
+          Bytes ct_ref, tag_ref;
+          run (ref, true, pt, false, &ct_ref, &tag_ref);
+          for (const Combo &c : combos)
+            {
+              SCOPED_TRACE (c.name ());
+              Bytes ct, tag, back, tag2;
+              const bool in_place = rng.below (2);
+              run (c, true, pt, in_place, &ct, &tag);
+              ASSERT_EQ (hex_encode (ct_ref), hex_encode (ct));
+              ASSERT_EQ (hex_encode (tag_ref), hex_encode (tag));
+              run (c, false, ct, !in_place, &back, &tag2);
+              ASSERT_EQ (hex_encode (pt), hex_encode (back));
+              ASSERT_EQ (hex_encode (tag_ref), hex_encode (tag2));
+            }
+        }
 }
 
 /* ---- Length limits (SP 800-38D 5.2.1.1) ------------------------------ */
