@@ -131,19 +131,42 @@ mul_exact (__m128i a, __m128i b)
   return reduce (lo, hi);
 }
 
+/* A * B for operands premultiplied by x^-1: the carry-less product of
+ * reflected operands is one bit "down", which supplies the factor x, so
+ * (A x^-1) (B x^-1) x = (A B) x^-1 needs no shift.  */
+inline __m128i
+mul_premul (__m128i a, __m128i b)
+{
+  __m128i lo = _mm_clmulepi64_si128 (a, b, 0x00);
+  __m128i hi = _mm_clmulepi64_si128 (a, b, 0x11);
+  __m128i mid = _mm_xor_si128 (_mm_clmulepi64_si128 (a, b, 0x01),
+                               _mm_clmulepi64_si128 (a, b, 0x10));
+  lo = _mm_xor_si128 (lo, _mm_slli_si128 (mid, 8));
+  hi = _mm_xor_si128 (hi, _mm_srli_si128 (mid, 8));
+  return reduce (lo, hi);
+}
+
+/* h[0] = H x^-1 (the one exact product), then the powers premultiplied
+ * in three dependent steps instead of a chain of seven: H^2 = H H;
+ * H^3 = H^2 H and H^4 = H^2 H^2; H^5..H^8 = H^4 H..H^4.  (GCM-SIV sets
+ * a key up per message.)  */
 unsigned int
 pclmul_setkey (gcm_ghash_key *key, const unsigned char *hbytes)
 {
   pclmul_key *k = reinterpret_cast<pclmul_key *> (key->bytes);
   const __m128i mask = bswap_mask ();
   const __m128i xinv = _mm_set_epi64x ((long long) 0xc200000000000000ULL, 1);
-  __m128i h = load_reflected (hbytes, mask);
-  __m128i p = h;
+  __m128i p[8];
+  p[0] = mul_exact (load_reflected (hbytes, mask), xinv);
+  p[1] = mul_premul (p[0], p[0]);
+  p[2] = mul_premul (p[1], p[0]);
+  p[3] = mul_premul (p[1], p[1]);
+  for (int i = 0; i < 4; i++)
+    p[4 + i] = mul_premul (p[3], p[i]);
   for (int i = 0; i < 8; i++)
     {
-      k->h[i] = mul_exact (p, xinv);
-      k->hk[i] = _mm_xor_si128 (k->h[i], _mm_shuffle_epi32 (k->h[i], 0x4e));
-      p = mul_exact (p, h);
+      k->h[i] = p[i];
+      k->hk[i] = _mm_xor_si128 (p[i], _mm_shuffle_epi32 (p[i], 0x4e));
     }
   return burn_depth;
 }
@@ -334,7 +357,7 @@ gcm_aesni_crypt_t (const RIJNDAEL_context *actx, gcm_state *st,
 
 } // namespace
 
-const gcm_ghash_ops _gcry_ghash_ops_pclmul = { pclmul_setkey, pclmul_ghash };
+const gcm_ghash_ops _gcry_ghash_ops_pclmul = { pclmul_setkey, pclmul_ghash, nullptr };
 
 /* The gcm_crypt bulk slot of the AES-NI path (set by
  * _gcry_aes_aesni_fill_bulk): NBLOCKS whole blocks of GCM text with

@@ -112,14 +112,15 @@ struct prod
 };
 
 /* Register B of a group of text at HASHIN made ready for its products:
- * D the blocks byte-reversed (Y XORed into the first block when FOLD),
- * DK D's 64-bit halves XORed (the Karatsuba operand).  */
-template <bool FOLD>
+ * D the blocks byte-reversed (as they are for POLYVAL, SIV: see the
+ * head of this file) with Y XORed into the first block when FOLD, DK
+ * D's 64-bit halves XORed (the Karatsuba operand).  */
+template <bool FOLD, bool SIV>
 inline __attribute__ ((always_inline)) void
 hash_prep (const unsigned char *hashin, int b, __m128i y, typename V::T &d,
            typename V::T &dk)
 {
-  V::prep (hashin + 16 * V::BLOCKS * b, FOLD, V::zext (y), d, dk);
+  V::prep (hashin + 16 * V::BLOCKS * b, !SIV, FOLD, V::zext (y), d, dk);
 }
 
 /* The products of register B (prepared as D, DK) with its powers: those
@@ -150,7 +151,7 @@ acc2 (const prod &a, const prod &b, typename V::T &lo, typename V::T &mid,
 
 /* The hash step of MODE for a group of text at HASHIN with no AES work
  * beside it.  */
-template <int MODE>
+template <int MODE, bool SIV>
 inline __attribute__ ((always_inline)) void
 hash_group (const vpclmul_key *k, const unsigned char *hashin, __m128i &y,
             typename V::T &lo, typename V::T &mid, typename V::T &hi)
@@ -162,11 +163,11 @@ hash_group (const vpclmul_key *k, const unsigned char *hashin, __m128i &y,
   for (int b = V::REGS - 1; b >= 0; b -= 2)
     {
       T d0, dk0, d1, dk1;
-      hash_prep<false> (hashin, b, y, d0, dk0);
+      hash_prep<false, SIV> (hashin, b, y, d0, dk0);
       if (b - 1 == 0 && MODE != HASH_SECOND)
-        hash_prep<true> (hashin, b - 1, y, d1, dk1);
+        hash_prep<true, SIV> (hashin, b - 1, y, d1, dk1);
       else
-        hash_prep<false> (hashin, b - 1, y, d1, dk1);
+        hash_prep<false, SIV> (hashin, b - 1, y, d1, dk1);
       acc2 (hash_mul<MODE> (k, b, d0, dk0), hash_mul<MODE> (k, b - 1, d1, dk1),
             lo, mid, hi);
     }
@@ -181,7 +182,7 @@ hash_group (const vpclmul_key *k, const unsigned char *hashin, __m128i &y,
  * group's first counter, Y the running GHASH value and LO, MID, HI
  * the unreduced sums, updated as MODE says with the group of text at
  * HASHIN.  */
-template <unsigned int ROUNDS, int MODE>
+template <unsigned int ROUNDS, int MODE, bool SIV>
 inline __attribute__ ((always_inline)) void
 ctr_ghash_group (const typename V::T *rk, const vpclmul_key *k,
                  typename V::T &ctr, uint32_t &c32, __m128i &y,
@@ -192,7 +193,18 @@ ctr_ghash_group (const typename V::T *rk, const vpclmul_key *k,
   typedef typename V::T T;
   T x[V::REGS];
   const T k0 = V::load (rk);
-  if ((c32 & 0xff) <= 256 - GROUP_BLOCKS)
+  if (SIV)
+    {
+      /* The counter blocks as they are, the 32-bit counter in bytes
+       * 0..3 (RFC 8452 4): a dword add, wrapping by itself.  */
+      _Pragma ("GCC unroll 16")
+      for (int j = 0; j < V::REGS; j++)
+        {
+          x[j] = V::vxor (ctr, k0);
+          ctr = V::ctr_next (ctr);
+        }
+    }
+  else if ((c32 & 0xff) <= 256 - GROUP_BLOCKS)
     {
       /* No carry out of the last byte anywhere in the group.  */
       const T cb = V::bswap (ctr);
@@ -245,9 +257,9 @@ ctr_ghash_group (const typename V::T *rk, const vpclmul_key *k,
         {
           const int b = V::REGS - 1 - n;
           if (b == 0 && MODE != HASH_SECOND)
-            hash_prep<true> (hashin, b, y, d[n % 4], dk[n % 4]);
+            hash_prep<true, SIV> (hashin, b, y, d[n % 4], dk[n % 4]);
           else
-            hash_prep<false> (hashin, b, y, d[n % 4], dk[n % 4]);
+            hash_prep<false, SIV> (hashin, b, y, d[n % 4], dk[n % 4]);
         }
       const int add_from = done (r - 2), add_to = done (r - 1);
       _Pragma ("GCC unroll 16")
@@ -280,26 +292,31 @@ ctr_ghash_group (const typename V::T *rk, const vpclmul_key *k,
 }
 
 /* NGROUPS groups of text with CTRP (16 bytes) the next counter block and
- * ST's running GHASH value; both updated.  Not inlined: the caller burns
- * its frame.  */
-template <unsigned int ROUNDS>
+ * YP the running hash value (GCM: GHASH in SP 800-38D byte order; SIV:
+ * POLYVAL in RFC 8452 order, CTRP a GCM-SIV counter block), both
+ * updated; K the key area, RK128 the AES-NI encryption round keys.
+ * HASH_OUT: the hash runs over the output (GCM encryption, GCM-SIV
+ * decryption), else over the input.  Not inlined: the caller burns its
+ * frame.  */
+template <unsigned int ROUNDS, bool SIV>
 __attribute__ ((noinline)) void
-crypt_t (const RIJNDAEL_context *actx, gcm_state *st, unsigned char *ctrp,
-         unsigned char *out, const unsigned char *in, size_t ngroups,
-         bool encrypt)
+crypt_t (const __m128i *rk128, const vpclmul_key *k, unsigned char *yp,
+         unsigned char *ctrp, unsigned char *out, const unsigned char *in,
+         size_t ngroups, bool hash_out)
 {
   typedef typename V::T T;
-  const __m128i *rk128 = (const __m128i *) actx->keys.ni.enc;
-  const vpclmul_key *k = reinterpret_cast<const vpclmul_key *> (st->key.bytes);
   /* The round keys in every lane, loaded from here each round (V::BURN
    * covers this array).  */
   T rk[ROUNDS + 1];
   for (unsigned int r = 0; r <= ROUNDS; r++)
     rk[r] = V::bcast (_mm_loadu_si128 (rk128 + r));
-  __m128i y = _mm_shuffle_epi8 (_mm_loadu_si128 ((const __m128i *) st->y),
-                                bswap_mask128 ());
-  __m128i c = _mm_shuffle_epi8 (_mm_loadu_si128 ((const __m128i *) ctrp),
-                                bswap_mask128 ());
+  __m128i y = _mm_loadu_si128 ((const __m128i *) yp);
+  __m128i c = _mm_loadu_si128 ((const __m128i *) ctrp);
+  if (!SIV)
+    {
+      y = _mm_shuffle_epi8 (y, bswap_mask128 ());
+      c = _mm_shuffle_epi8 (c, bswap_mask128 ());
+    }
   T ctr = V::add32 (V::bcast (c), V::ctr_offsets ());
   uint32_t c32 = (uint32_t) _mm_cvtsi128_si32 (c);
 
@@ -309,19 +326,19 @@ crypt_t (const RIJNDAEL_context *actx, gcm_state *st, unsigned char *ctrp,
    * group's input during its own.  */
   T lo, mid, hi;
   const size_t single = ngroups & 1;
-  if (encrypt)
+  if (hash_out)
     {
-      ctr_ghash_group<ROUNDS, HASH_NONE> (rk, k, ctr, c32, y, out, in,
+      ctr_ghash_group<ROUNDS, HASH_NONE, SIV> (rk, k, ctr, c32, y, out, in,
                                           nullptr, lo, mid, hi);
       if (single)
         {
           if (ngroups > 1)
-            ctr_ghash_group<ROUNDS, HASH_ONE> (rk, k, ctr, c32, y,
+            ctr_ghash_group<ROUNDS, HASH_ONE, SIV> (rk, k, ctr, c32, y,
                                                out + GROUP_BYTES,
                                                in + GROUP_BYTES, out, lo,
                                                mid, hi);
           else
-            hash_group<HASH_ONE> (k, out, y, lo, mid, hi);
+            hash_group<HASH_ONE, SIV> (k, out, y, lo, mid, hi);
           out += GROUP_BYTES;
           in += GROUP_BYTES;
         }
@@ -329,19 +346,19 @@ crypt_t (const RIJNDAEL_context *actx, gcm_state *st, unsigned char *ctrp,
        * group to encrypt follows it.  */
       for (size_t h = single; h < ngroups; h += 2)
         {
-          ctr_ghash_group<ROUNDS, HASH_FIRST> (rk, k, ctr, c32, y,
+          ctr_ghash_group<ROUNDS, HASH_FIRST, SIV> (rk, k, ctr, c32, y,
                                                out + GROUP_BYTES,
                                                in + GROUP_BYTES, out, lo,
                                                mid, hi);
           out += GROUP_BYTES;
           in += GROUP_BYTES;
           if (h + 2 < ngroups)
-            ctr_ghash_group<ROUNDS, HASH_SECOND> (rk, k, ctr, c32, y,
+            ctr_ghash_group<ROUNDS, HASH_SECOND, SIV> (rk, k, ctr, c32, y,
                                                   out + GROUP_BYTES,
                                                   in + GROUP_BYTES, out, lo,
                                                   mid, hi);
           else
-            hash_group<HASH_SECOND> (k, out, y, lo, mid, hi);
+            hash_group<HASH_SECOND, SIV> (k, out, y, lo, mid, hi);
           out += GROUP_BYTES;
           in += GROUP_BYTES;
         }
@@ -350,16 +367,16 @@ crypt_t (const RIJNDAEL_context *actx, gcm_state *st, unsigned char *ctrp,
     {
       if (single)
         {
-          ctr_ghash_group<ROUNDS, HASH_ONE> (rk, k, ctr, c32, y, out, in,
+          ctr_ghash_group<ROUNDS, HASH_ONE, SIV> (rk, k, ctr, c32, y, out, in,
                                              in, lo, mid, hi);
           out += GROUP_BYTES;
           in += GROUP_BYTES;
         }
       for (size_t h = single; h < ngroups; h += 2)
         {
-          ctr_ghash_group<ROUNDS, HASH_FIRST> (rk, k, ctr, c32, y, out, in,
+          ctr_ghash_group<ROUNDS, HASH_FIRST, SIV> (rk, k, ctr, c32, y, out, in,
                                                in, lo, mid, hi);
-          ctr_ghash_group<ROUNDS, HASH_SECOND> (rk, k, ctr, c32, y,
+          ctr_ghash_group<ROUNDS, HASH_SECOND, SIV> (rk, k, ctr, c32, y,
                                                 out + GROUP_BYTES,
                                                 in + GROUP_BYTES,
                                                 in + GROUP_BYTES, lo, mid,
@@ -369,34 +386,26 @@ crypt_t (const RIJNDAEL_context *actx, gcm_state *st, unsigned char *ctrp,
         }
     }
 
-  _mm_storeu_si128 ((__m128i *) st->y, _mm_shuffle_epi8 (y, bswap_mask128 ()));
   /* Lane 0 of CTR is the next counter.  */
-  _mm_storeu_si128 ((__m128i *) ctrp,
-                    _mm_shuffle_epi8 (V::lane0 (ctr), bswap_mask128 ()));
+  c = V::lane0 (ctr);
+  if (!SIV)
+    {
+      y = _mm_shuffle_epi8 (y, bswap_mask128 ());
+      c = _mm_shuffle_epi8 (c, bswap_mask128 ());
+    }
+  _mm_storeu_si128 ((__m128i *) yp, y);
+  _mm_storeu_si128 ((__m128i *) ctrp, c);
   V::cleanup ();
 }
 
-/* Whole groups of NBLOCKS; returns the blocks left undone.  */
-size_t
-crypt (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
-       size_t nblocks, int encrypt)
+/* Wipe the kernel's frame (below the caller's stack pointer: crypt_t
+ * is not inlined), which may hold the broadcast round keys, spilled
+ * states and Y: V::BURN bytes there with vector stores, the stack
+ * pointer moved down over them and back (REP STOSB in _gcry_burn_stack
+ * costs about 12 ns per call on Zen 4, 15% of a 1 KiB message).  */
+inline __attribute__ ((always_inline)) void
+burn_kernel_frame ()
 {
-  gcm_state *st = static_cast<gcm_state *> (c->mode_ctx);
-  const RIJNDAEL_context *actx = static_cast<const RIJNDAEL_context *> (c->ctx);
-  size_t ngroups = nblocks / GROUP_BLOCKS;
-  if (!ngroups)
-    return nblocks;
-  if (actx->rounds == 10)
-    crypt_t<10> (actx, st, c->ctr, out, in, ngroups, encrypt);
-  else if (actx->rounds == 12)
-    crypt_t<12> (actx, st, c->ctr, out, in, ngroups, encrypt);
-  else
-    crypt_t<14> (actx, st, c->ctr, out, in, ngroups, encrypt);
-  /* The kernel's frame (below this function's stack pointer: crypt_t
-   * is not inlined) may hold spilled states and Y: wipe V::BURN bytes
-   * there with vector stores, the stack pointer moved down over them
-   * and back (REP STOSB in _gcry_burn_stack costs about 12 ns per call
-   * on Zen 4, 15% of a 1 KiB message).  */
   asm volatile ("vpxor %%xmm0, %%xmm0, %%xmm0\n\t"
                 "sub %0, " GCM_SP "\n\t"
                 ".set .Lgcm_burn_off, 0\n\t"
@@ -408,5 +417,50 @@ crypt (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
                 "vzeroupper"
                 : : "i" (V::BURN), "i" (V::BURN / 32) : "xmm0", "memory");
   static_assert (V::BURN % 32 == 0, "whole ymm stores");
+}
+
+/* crypt_t for the AES context's round count.  */
+template <bool SIV>
+inline void
+crypt_rounds (const RIJNDAEL_context *actx, const vpclmul_key *k,
+              unsigned char *yp, unsigned char *ctrp, unsigned char *out,
+              const unsigned char *in, size_t ngroups, bool hash_out)
+{
+  const __m128i *rk = (const __m128i *) actx->keys.ni.enc;
+  if (actx->rounds == 10)
+    crypt_t<10, SIV> (rk, k, yp, ctrp, out, in, ngroups, hash_out);
+  else if (actx->rounds == 12)
+    crypt_t<12, SIV> (rk, k, yp, ctrp, out, in, ngroups, hash_out);
+  else
+    crypt_t<14, SIV> (rk, k, yp, ctrp, out, in, ngroups, hash_out);
+  burn_kernel_frame ();
+}
+
+/* GCM: whole groups of NBLOCKS; returns the blocks left undone.  */
+size_t
+crypt (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
+       size_t nblocks, int encrypt)
+{
+  gcm_state *st = static_cast<gcm_state *> (c->mode_ctx);
+  const size_t ngroups = nblocks / GROUP_BLOCKS;
+  if (ngroups)
+    crypt_rounds<false> (static_cast<const RIJNDAEL_context *> (c->ctx),
+                         reinterpret_cast<const vpclmul_key *> (st->key.bytes),
+                         st->y, c->ctr, out, in, ngroups, encrypt);
+  return nblocks % GROUP_BLOCKS;
+}
+
+/* GCM-SIV decryption: whole groups of NBLOCKS, CTR from the counter
+ * block CTR and POLYVAL of the plaintext continued in S; returns the
+ * blocks left undone.  */
+size_t
+siv_decrypt (const RIJNDAEL_context *actx, const gcm_ghash_key *key,
+             unsigned char *s, unsigned char *ctr, unsigned char *out,
+             const unsigned char *in, size_t nblocks)
+{
+  const size_t ngroups = nblocks / GROUP_BLOCKS;
+  if (ngroups)
+    crypt_rounds<true> (actx, reinterpret_cast<const vpclmul_key *> (key->bytes),
+                        s, ctr, out, in, ngroups, true);
   return nblocks % GROUP_BLOCKS;
 }

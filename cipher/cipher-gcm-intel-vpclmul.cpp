@@ -162,6 +162,62 @@ mul2_acc (__m256i d, __m256i p, __m256i q, __m256i &lo, __m256i &mid,
   mid = _mm256_xor_si256 (mid, _mm256_clmulepi64_epi128 (dk, q, 0x00));
 }
 
+/* Y continued over the whole 8-block runs of BUF (REV: blocks
+ * byte-reversed on load, GHASH; without: POLYVAL through Appendix A of
+ * RFC 8452, see ghash512).  BUF and NBLOCKS advanced.  */
+template <bool REV>
+TARGET_AVX2 inline __m128i
+ghash256 (const vpclmul_key *k, __m128i y, const unsigned char *&buf,
+          size_t &nblocks)
+{
+  const __m256i mask = _mm256_broadcastsi128_si256 (bswap_mask128 ());
+  const __m256i *hp = reinterpret_cast<const __m256i *> (k->hp + 56);
+  const __m256i *hk = reinterpret_cast<const __m256i *> (k->hkp + 56);
+  for (; nblocks >= 8; nblocks -= 8, buf += 128)
+    {
+      const __m256i *b = reinterpret_cast<const __m256i *> (buf);
+      __m256i lo = _mm256_setzero_si256 (), mid = lo, hi = lo;
+      for (int j = 0; j < 4; j++)
+        {
+          __m256i d = _mm256_loadu_si256 (b + j);
+          if (REV)
+            d = _mm256_shuffle_epi8 (d, mask);
+          mul2_acc (d, _mm256_load_si256 (hp + j), _mm256_load_si256 (hk + j),
+                    lo, mid, hi);
+        }
+      /* Y enters as Y H^8, off the products' chain.  */
+      __m128i l = hxor256 (lo), m = hxor256 (mid), h = hxor256 (hi);
+      mul1_acc (y, k->hp[56], k->hkp[56], l, m, h);
+      y = finish128_karatsuba (l, m, h);
+    }
+  return y;
+}
+
+/* POLYVAL over the last blocks (any number; used for fewer than a
+ * vector group): up to 8 per reduction with the pclmul layout's
+ * H^8..H^1, blocks as they are (Appendix A of RFC 8452).  */
+inline __m128i
+polyval_tail (const vpclmul_key *k, __m128i y, const unsigned char *x,
+              size_t nblocks)
+{
+  while (nblocks)
+    {
+      const size_t n = nblocks < 8 ? nblocks : 8;
+      __m128i l = _mm_setzero_si128 (), m = l, h = l;
+      for (size_t i = 0; i < n; i++)
+        {
+          __m128i d = _mm_loadu_si128 ((const __m128i *) (x + 16 * i));
+          if (i == 0)
+            d = _mm_xor_si128 (d, y);
+          mul1_acc (d, k->h[n - 1 - i], k->hk[n - 1 - i], l, m, h);
+        }
+      y = finish128_karatsuba (l, m, h);
+      x += 16 * n;
+      nblocks -= n;
+    }
+  return y;
+}
+
 TARGET_AVX2 unsigned int
 vpclmul_avx2_ghash (const gcm_ghash_key *key, unsigned char *yp,
                     const unsigned char *buf, size_t nblocks)
@@ -169,33 +225,28 @@ vpclmul_avx2_ghash (const gcm_ghash_key *key, unsigned char *yp,
   const vpclmul_key *k = reinterpret_cast<const vpclmul_key *> (key->bytes);
   if (nblocks >= 8)
     {
-      const __m256i mask
-        = _mm256_broadcastsi128_si256 (bswap_mask128 ());
-      const __m256i *hp = reinterpret_cast<const __m256i *> (k->hp + 56);
-      const __m256i *hk = reinterpret_cast<const __m256i *> (k->hkp + 56);
       __m128i y = _mm_shuffle_epi8 (_mm_loadu_si128 ((const __m128i *) yp),
                                     bswap_mask128 ());
-      do
-        {
-          const __m256i *b = reinterpret_cast<const __m256i *> (buf);
-          __m256i lo = _mm256_setzero_si256 (), mid = lo, hi = lo;
-          for (int j = 0; j < 4; j++)
-            mul2_acc (_mm256_shuffle_epi8 (_mm256_loadu_si256 (b + j), mask),
-                      _mm256_load_si256 (hp + j), _mm256_load_si256 (hk + j),
-                      lo, mid, hi);
-          /* Y enters as Y H^8, off the products' chain.  */
-          __m128i l = hxor256 (lo), m = hxor256 (mid), h = hxor256 (hi);
-          mul1_acc (y, k->hp[56], k->hkp[56], l, m, h);
-          y = finish128_karatsuba (l, m, h);
-          buf += 128;
-          nblocks -= 8;
-        }
-      while (nblocks >= 8);
+      y = ghash256<true> (k, y, buf, nblocks);
       _mm_storeu_si128 ((__m128i *) yp, _mm_shuffle_epi8 (y, bswap_mask128 ()));
       _mm256_zeroall ();  /* Also drops the hash state and powers.  */
     }
   if (nblocks)
     return _gcry_ghash_ops_pclmul.ghash (key, yp, buf, nblocks);
+  return 0;
+}
+
+/* POLYVAL (see vpclmul_avx512_polyval) on ymm.  */
+TARGET_AVX2 unsigned int
+vpclmul_avx2_polyval (const gcm_ghash_key *key, unsigned char *sp,
+                      const unsigned char *x, size_t nblocks)
+{
+  const vpclmul_key *k = reinterpret_cast<const vpclmul_key *> (key->bytes);
+  __m128i y = _mm_loadu_si128 ((const __m128i *) sp);
+  y = ghash256<false> (k, y, x, nblocks);
+  y = polyval_tail (k, y, x, nblocks);
+  _mm_storeu_si128 ((__m128i *) sp, y);
+  _mm256_zeroall ();
   return 0;
 }
 
@@ -232,6 +283,148 @@ mul4_acc (__m512i d, __m512i p, __m512i q, __m512i &lo, __m512i &mid,
   mid = _mm512_xor_si512 (mid, _mm512_clmulepi64_epi128 (dk, q, 0x00));
 }
 
+/* Each lane of [HI : LO] (a 256-bit reflected product) reduced as
+ * reduce128 does.  */
+TARGET_AVX512 inline __m512i
+reduce512 (__m512i lo, __m512i hi)
+{
+  const __m512i q = _mm512_set1_epi64 ((long long) 0xc200000000000000ULL);
+  __m512i t = _mm512_clmulepi64_epi128 (lo, q, 0x00);
+  lo = _mm512_xor_si512 (_mm512_shuffle_epi32 (lo, _MM_PERM_BADC), t);
+  t = _mm512_clmulepi64_epi128 (lo, q, 0x00);
+  return _mm512_ternarylogic_epi64 (hi, _mm512_shuffle_epi32 (lo, _MM_PERM_BADC),
+                                    t, 0x96);
+}
+
+/* Per lane: the Karatsuba sums (LO, MID = (d1 + d0) (p1 + p0), HI)
+ * folded into [HI : LO] and reduced.  The middle's halves are swapped by
+ * VPSHUFD and XORed into the high qword of LO and the low qword of HI
+ * under a write mask (no byte shift, which would be a shuffle).  */
+TARGET_AVX512 inline __m512i
+finish512_karatsuba (__m512i lo, __m512i mid, __m512i hi)
+{
+  const __m512i m = _mm512_ternarylogic_epi64 (mid, lo, hi, 0x96);
+  const __m512i s = _mm512_shuffle_epi32 (m, _MM_PERM_BADC);
+  lo = _mm512_mask_xor_epi64 (lo, 0xaa, lo, s);
+  hi = _mm512_mask_xor_epi64 (hi, 0x55, hi, s);
+  return reduce512 (lo, hi);
+}
+
+/* A * B lane by lane, operands premultiplied by x^-1 (mul_premul), the
+ * Karatsuba way (three products: see the head of this file).  */
+TARGET_AVX512 inline __m512i
+mul_premul4 (__m512i a, __m512i b)
+{
+  const __m512i lo = _mm512_clmulepi64_epi128 (a, b, 0x00);
+  const __m512i hi = _mm512_clmulepi64_epi128 (a, b, 0x11);
+  const __m512i mid = _mm512_clmulepi64_epi128 (
+      _mm512_xor_si512 (a, _mm512_shuffle_epi32 (a, _MM_PERM_BADC)),
+      _mm512_xor_si512 (b, _mm512_shuffle_epi32 (b, _MM_PERM_BADC)), 0x00);
+  return finish512_karatsuba (lo, mid, hi);
+}
+
+/* The 128-bit lanes of V in reverse order.  */
+TARGET_AVX512 inline __m512i
+lanes_reversed (__m512i v)
+{
+  return _mm512_shuffle_i64x2 (v, v, 0x1b);
+}
+
+/* The key area for the AVX-512 back end: the pclmul layout (H^1..H^8),
+ * then H^9..H^64 four at a time, the powers in lanes: with P_j the
+ * vector [H^(4j+1), .., H^(4j+4)], P_(2+j) = P_j H^8 (j < 2),
+ * P_(4+j) = P_j H^16 (j < 4), P_(8+j) = P_j H^32 (j < 8): 14 lane-wise
+ * products in three dependent steps, where the scalar set-up makes 56
+ * in a chain of 7 (GCM-SIV derives a POLYVAL key per message, so this
+ * is per message there).  */
+TARGET_AVX512 unsigned int
+vpclmul_avx512_setkey (gcm_ghash_key *key, const unsigned char *hbytes)
+{
+  unsigned int depth = _gcry_ghash_ops_pclmul.setkey (key, hbytes);
+  vpclmul_key *k = reinterpret_cast<vpclmul_key *> (key->bytes);
+  __m512i p[16];
+  p[0] = _mm512_loadu_si512 (k->h);
+  p[1] = _mm512_loadu_si512 (k->h + 4);
+  for (int step = 2; step < 16; step *= 2)
+    {
+      /* H^(4 step) is lane 3 of p[step - 1].  */
+      const __m512i top = _mm512_shuffle_i64x2 (p[step - 1], p[step - 1], 0xff);
+      for (int j = 0; j < step; j++)
+        p[step + j] = mul_premul4 (p[j], top);
+    }
+  /* hp[64 - n] = H^n: P_j reversed at hp[60 - 4j].  */
+  for (int j = 0; j < 16; j++)
+    {
+      const __m512i r = lanes_reversed (p[j]);
+      _mm512_storeu_si512 (k->hp + 60 - 4 * j, r);
+      _mm512_storeu_si512 (k->hkp + 60 - 4 * j,
+                           _mm512_xor_si512 (r, _mm512_shuffle_epi32 (r, _MM_PERM_BADC)));
+    }
+  vec_clear_zmm ();
+  return depth;
+}
+
+/* Y continued over the whole 64-block runs of BUF, then its whole
+ * 16-block runs: each block multiplied by its power of H (H^64..H^1,
+ * resp. H^16..H^1), Y folded into the first block, one reduction per
+ * run.  The sums are taken lane by lane and reduced before the lanes
+ * are folded (finish512_karatsuba).  REV: blocks byte-reversed on load
+ * (GHASH); without it the blocks are used as they are, which with the
+ * key mulX_GHASH (ByteReverse (H)) and Y = S computes POLYVAL (RFC 8452
+ * Appendix A: the two byte reversals cancel).  Returns the blocks left
+ * (< 16); BUF and NBLOCKS advanced.  */
+template <bool REV>
+TARGET_AVX512 inline __m128i
+ghash512 (const vpclmul_key *k, __m128i y, const unsigned char *&buf,
+          size_t &nblocks)
+{
+  const __m512i mask = _mm512_load_si512 (bswap_mask512);
+  const __m512i *hp = reinterpret_cast<const __m512i *> (k->hp);
+  const __m512i *hk = reinterpret_cast<const __m512i *> (k->hkp);
+  for (; nblocks >= 64; nblocks -= 64, buf += 1024)
+    {
+      __m512i lo = _mm512_setzero_si512 (), mid = lo, hi = lo;
+      for (int j = 0; j < 16; j += 2)
+        {
+          __m512i d0 = _mm512_loadu_si512 (buf + 64 * j);
+          __m512i d1 = _mm512_loadu_si512 (buf + 64 * j + 64);
+          if (REV)
+            {
+              d0 = _mm512_shuffle_epi8 (d0, mask);
+              d1 = _mm512_shuffle_epi8 (d1, mask);
+            }
+          if (j == 0)
+            d0 = _mm512_xor_si512 (d0, _mm512_zextsi128_si512 (y));
+          __m512i l0, m0, h0, l1, m1, h1;
+          l0 = m0 = h0 = l1 = m1 = h1 = _mm512_setzero_si512 ();
+          mul4_acc (d0, _mm512_load_si512 (hp + j), _mm512_load_si512 (hk + j),
+                    l0, m0, h0);
+          mul4_acc (d1, _mm512_load_si512 (hp + j + 1),
+                    _mm512_load_si512 (hk + j + 1), l1, m1, h1);
+          lo = _mm512_ternarylogic_epi64 (lo, l0, l1, 0x96);
+          mid = _mm512_ternarylogic_epi64 (mid, m0, m1, 0x96);
+          hi = _mm512_ternarylogic_epi64 (hi, h0, h1, 0x96);
+        }
+      y = hxor512 (finish512_karatsuba (lo, mid, hi));
+    }
+  for (; nblocks >= 16; nblocks -= 16, buf += 256)
+    {
+      __m512i lo = _mm512_setzero_si512 (), mid = lo, hi = lo;
+      for (int j = 0; j < 4; j++)
+        {
+          __m512i d = _mm512_loadu_si512 (buf + 64 * j);
+          if (REV)
+            d = _mm512_shuffle_epi8 (d, mask);
+          if (j == 0)
+            d = _mm512_xor_si512 (d, _mm512_zextsi128_si512 (y));
+          mul4_acc (d, _mm512_load_si512 (hp + 12 + j),
+                    _mm512_load_si512 (hk + 12 + j), lo, mid, hi);
+        }
+      y = hxor512 (finish512_karatsuba (lo, mid, hi));
+    }
+  return y;
+}
+
 TARGET_AVX512 unsigned int
 vpclmul_avx512_ghash (const gcm_ghash_key *key, unsigned char *yp,
                       const unsigned char *buf, size_t nblocks)
@@ -239,33 +432,31 @@ vpclmul_avx512_ghash (const gcm_ghash_key *key, unsigned char *yp,
   const vpclmul_key *k = reinterpret_cast<const vpclmul_key *> (key->bytes);
   if (nblocks >= 16)
     {
-      const __m512i mask = _mm512_load_si512 (bswap_mask512);
-      const __m512i *hp = reinterpret_cast<const __m512i *> (k->hp + 48);
-      const __m512i *hk = reinterpret_cast<const __m512i *> (k->hkp + 48);
       __m128i y = _mm_shuffle_epi8 (_mm_loadu_si128 ((const __m128i *) yp),
                                     bswap_mask128 ());
-      do
-        {
-          __m512i lo = _mm512_setzero_si512 (), mid = lo, hi = lo;
-          for (int j = 0; j < 4; j++)
-            mul4_acc (_mm512_shuffle_epi8 (_mm512_loadu_si512 (buf + 64 * j),
-                                           mask),
-                      _mm512_load_si512 (hp + j), _mm512_load_si512 (hk + j),
-                      lo, mid, hi);
-          /* Y enters as Y H^16, off the products' chain (the stitched
-           * kernel's head explains).  */
-          __m128i l = hxor512 (lo), m = hxor512 (mid), h = hxor512 (hi);
-          mul1_acc (y, k->hp[48], k->hkp[48], l, m, h);
-          y = finish128_karatsuba (l, m, h);
-          buf += 256;
-          nblocks -= 16;
-        }
-      while (nblocks >= 16);
+      y = ghash512<true> (k, y, buf, nblocks);
       _mm_storeu_si128 ((__m128i *) yp, _mm_shuffle_epi8 (y, bswap_mask128 ()));
       vec_clear_zmm ();  /* Also drops the hash state and powers.  */
     }
   if (nblocks)
     return _gcry_ghash_ops_pclmul.ghash (key, yp, buf, nblocks);
+  return 0;
+}
+
+/* POLYVAL (RFC 8452 3) continued over NBLOCKS blocks of X, S in POLYVAL
+ * byte order, on the key area of vpclmul_avx512_setkey for the GHASH key
+ * mulX_GHASH (ByteReverse (H)) (Appendix A, ghash512 without byte
+ * reversal); the last < 16 blocks by polyval_tail.  */
+TARGET_AVX512 unsigned int
+vpclmul_avx512_polyval (const gcm_ghash_key *key, unsigned char *sp,
+                        const unsigned char *x, size_t nblocks)
+{
+  const vpclmul_key *k = reinterpret_cast<const vpclmul_key *> (key->bytes);
+  __m128i y = _mm_loadu_si128 ((const __m128i *) sp);
+  y = ghash512<false> (k, y, x, nblocks);
+  y = polyval_tail (k, y, x, nblocks);
+  _mm_storeu_si128 ((__m128i *) sp, y);
+  vec_clear_zmm ();
   return 0;
 }
 
@@ -367,28 +558,29 @@ struct V
                     [x5] "+v" (x[5]), [x6] "+v" (x[6]), [x7] "+v" (x[7])
                   : [k] "m" (*key));
   }
-  /* D: the 4 blocks at P byte-reversed (YZ XORed in when FOLD); DK:
-   * D's 64-bit halves XORed in each lane.  */
-  GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool fold, T yz,
-                               T &d, T &dk)
+  /* D: the 4 blocks at P, byte-reversed when REV (YZ XORed in when
+   * FOLD); DK: D's 64-bit halves XORed in each lane.  */
+  GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool rev, bool fold,
+                               T yz, T &d, T &dk)
   {
-    if (fold)
+    if (rev)
       asm volatile ("vmovdqu64 %[m], %[d]\n\t"
-                    "vpshufb %[mask], %[d], %[d]\n\t"
-                    "vpxorq %[y], %[d], %[d]\n\t"
-                    "vpshufd $0x4e, %[d], %[dk]\n\t"
-                    "vpxorq %[d], %[dk], %[dk]"
-                    : [d] "=&v" (d), [dk] "=&v" (dk)
-                    : [m] "m" (*(const T *) p),
-                      [mask] "m" (*(const T *) bswap_mask512), [y] "v" (yz));
-    else
-      asm volatile ("vmovdqu64 %[m], %[d]\n\t"
-                    "vpshufb %[mask], %[d], %[d]\n\t"
-                    "vpshufd $0x4e, %[d], %[dk]\n\t"
-                    "vpxorq %[d], %[dk], %[dk]"
-                    : [d] "=&v" (d), [dk] "=&v" (dk)
+                    "vpshufb %[mask], %[d], %[d]"
+                    : [d] "=v" (d)
                     : [m] "m" (*(const T *) p),
                       [mask] "m" (*(const T *) bswap_mask512));
+    else
+      asm volatile ("vmovdqu64 %[m], %[d]"
+                    : [d] "=v" (d) : [m] "m" (*(const T *) p));
+    if (fold)
+      asm volatile ("vpxorq %[y], %[d], %[d]\n\t"
+                    "vpshufd $0x4e, %[d], %[dk]\n\t"
+                    "vpxorq %[d], %[dk], %[dk]"
+                    : [d] "+v" (d), [dk] "=&v" (dk) : [y] "v" (yz));
+    else
+      asm volatile ("vpshufd $0x4e, %[d], %[dk]\n\t"
+                    "vpxorq %[d], %[dk], %[dk]"
+                    : [dk] "=&v" (dk) : [d] "v" (d));
   }
   /* The Karatsuba products (see the head of this file) of D (DK) with
    * the powers at P (their halves XORed at Q).  */
@@ -415,10 +607,10 @@ struct V
     for (int j = 0; j < REGS; j++)
       x[j] = _mm512_aesenc_epi128 (x[j], k);
   }
-  GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool fold, T yz,
-                               T &d, T &dk)
+  GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool rev, bool fold,
+                               T yz, T &d, T &dk)
   {
-    d = bswap (loadu (p));
+    d = rev ? bswap (loadu (p)) : loadu (p);
     if (fold)
       d = _mm512_xor_si512 (d, yz);
     dk = _mm512_xor_si512 (d, _mm512_shuffle_epi32 (d, _MM_PERM_BADC));
@@ -537,10 +729,10 @@ struct V
     for (int j = 0; j < REGS; j++)
       x[j] = _mm256_aesenc_epi128 (x[j], k);
   }
-  GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool fold, T yz,
-                               T &d, T &dk)
+  GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool rev, bool fold,
+                               T yz, T &d, T &dk)
   {
-    d = bswap (loadu (p));
+    d = rev ? bswap (loadu (p)) : loadu (p);
     if (fold)
       d = _mm256_xor_si256 (d, yz);
     dk = _mm256_xor_si256 (d, _mm256_shuffle_epi32 (d, 0x4e));
@@ -605,9 +797,9 @@ struct V
 } // namespace
 
 const gcm_ghash_ops _gcry_ghash_ops_vpclmul_avx2
-  = { vpclmul_setkey, vpclmul_avx2_ghash };
+  = { vpclmul_setkey, vpclmul_avx2_ghash, vpclmul_avx2_polyval };
 const gcm_ghash_ops _gcry_ghash_ops_vpclmul_avx512
-  = { vpclmul_setkey, vpclmul_avx512_ghash };
+  = { vpclmul_avx512_setkey, vpclmul_avx512_ghash, vpclmul_avx512_polyval };
 
 /* Stitched VAES + VPCLMULQDQ GCM over whole groups (32 blocks with zmm,
  * 16 with ymm); see cipher-gcm.h.  Returns the blocks left undone.  */
@@ -625,4 +817,28 @@ _gcry_gcm_vaes_avx2_crypt (gcry_cipher_hd_t c, unsigned char *out,
                            int encrypt)
 {
   return vaes256::crypt (c, out, in, nblocks, encrypt);
+}
+
+/* The AES-NI path's gcm_siv_dec bulk slot (cipher-internal.h): the
+ * stitched kernel with the GCM-SIV counter and POLYVAL (no byte
+ * reversals, Appendix A of RFC 8452; see
+ * cipher-gcm-intel-vaes-kernel.h), when the POLYVAL back end is
+ * vpclmul-avx512 or vpclmul-avx2 (whose hwf bits include
+ * intel-vaes-vpclmul).  Whole groups of 32 (16) blocks only.  */
+size_t
+_gcry_aes_aesni_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
+                             const gcm_ghash_key *key, unsigned char *s,
+                             unsigned char *ctr, void *out, const void *in,
+                             size_t nblocks)
+{
+  const RIJNDAEL_context *actx = static_cast<const RIJNDAEL_context *> (ctx);
+  unsigned char *o = static_cast<unsigned char *> (out);
+  const unsigned char *i = static_cast<const unsigned char *> (in);
+  if (actx->path != RIJNDAEL_PATH_AESNI)
+    return nblocks;
+  if (ghash == &_gcry_ghash_ops_vpclmul_avx512)
+    return vaes512::siv_decrypt (actx, key, s, ctr, o, i, nblocks);
+  if (ghash == &_gcry_ghash_ops_vpclmul_avx2)
+    return vaes256::siv_decrypt (actx, key, s, ctr, o, i, nblocks);
+  return nblocks;
 }

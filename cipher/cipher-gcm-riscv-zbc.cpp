@@ -129,4 +129,4 @@ zbc_ghash (const gcm_ghash_key *key, unsigned char *y,
 
 } // namespace
 
-const gcm_ghash_ops _gcry_ghash_ops_zbc = { zbc_setkey, zbc_ghash };
+const gcm_ghash_ops _gcry_ghash_ops_zbc = { zbc_setkey, zbc_ghash, nullptr };

@@ -209,7 +209,7 @@ gcm_zvkned_t (const RIJNDAEL_context *ctx, gcm_state *st, unsigned char *ctr,
 
 } // namespace
 
-const gcm_ghash_ops _gcry_ghash_ops_zvkg = { zvkg_setkey, zvkg_ghash };
+const gcm_ghash_ops _gcry_ghash_ops_zvkg = { zvkg_setkey, zvkg_ghash, nullptr };
 
 /* The Zvkned path's gcm_crypt slot: whole groups of N blocks (N = VLEN/64
  * at LMUL 2, at most 32) of GCM text with C->ctr as the next counter

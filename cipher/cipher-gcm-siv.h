@@ -29,11 +29,6 @@ struct polyval_ops
 /* PCLMULQDQ, eight blocks per reduction (cipher-gcm-siv-intel-pclmul.cpp);
  * needs HWF_INTEL_PCLMUL.  Named "polyval-pclmul".  */
 extern const polyval_ops _gcry_polyval_ops_pclmul GCIPHER_INTERNAL;
-/* VPCLMULQDQ on zmm, sixteen blocks per reduction
- * (cipher-gcm-siv-intel-vpclmul.cpp); needs HWF_INTEL_VAES_VPCLMUL,
- * HWF_INTEL_AVX512 and HWF_INTEL_PCLMUL; its key area extends the
- * pclmul one.  Named "polyval-vpclmul-avx512".  */
-extern const polyval_ops _gcry_polyval_ops_vpclmul_avx512 GCIPHER_INTERNAL;
 #endif
 
 /* Name of the POLYVAL back end C's current (or last) message ended on

@@ -788,7 +788,7 @@ gcm_info (gcry_cipher_hd_t, int what, void *, size_t *nbytes)
 
 } // namespace
 
-const gcm_ghash_ops _gcry_ghash_ops_generic = { generic_setkey, generic_ghash };
+const gcm_ghash_ops _gcry_ghash_ops_generic = { generic_setkey, generic_ghash, nullptr };
 
 /* The GHASH back ends, fastest first (ghash_ops_list is parallel).  */
 const cipher_impl_info _gcry_gcm_ghash_impls[] = {

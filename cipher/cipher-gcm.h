@@ -53,6 +53,14 @@ struct gcm_ghash_ops
    * Returns the stack burn depth.  */
   unsigned int (*ghash) (const gcm_ghash_key *key, unsigned char *y,
                          const unsigned char *buf, size_t nblocks);
+  /* Optional (GCM-SIV, cipher-gcm-siv.cpp): POLYVAL (RFC 8452 3)
+   * continued over NBLOCKS blocks of X, S the 16-byte running value in
+   * POLYVAL byte order, on the key area set up for the GHASH key
+   * mulX_GHASH (ByteReverse (H)) (RFC 8452 Appendix A): what ghash
+   * computes on byte-reversed blocks and state, without the reversals.
+   * Returns the stack burn depth.  */
+  unsigned int (*polyval) (const gcm_ghash_key *key, unsigned char *s,
+                           const unsigned char *x, size_t nblocks);
 };
 
 /* The mode state (h->mode_ctx).  Zeroed at open and reset; wiped with
@@ -108,6 +116,14 @@ size_t _gcry_gcm_vaes_avx512_crypt (gcry_cipher_hd_t c, unsigned char *out,
 size_t _gcry_gcm_vaes_avx2_crypt (gcry_cipher_hd_t c, unsigned char *out,
                                   const unsigned char *in, size_t nblocks,
                                   int encrypt) GCIPHER_INTERNAL;
+/* The AES-NI path's gcm_siv_dec slot: the zmm kernel for GCM-SIV
+ * decryption when GHASH is vpclmul-avx512 (cipher-gcm-intel-vpclmul.cpp;
+ * see cipher_bulk_ops::gcm_siv_dec).  */
+size_t _gcry_aes_aesni_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
+                                    const gcm_ghash_key *key,
+                                    unsigned char *s, unsigned char *ctr,
+                                    void *out, const void *in,
+                                    size_t nblocks) GCIPHER_INTERNAL;
 #endif
 
 #ifdef HAVE_RISCV_VCRYPTO

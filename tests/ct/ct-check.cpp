@@ -738,8 +738,7 @@ struct Component
   bool hwf_known;
 };
 
-const char *const polyval_native[] = { "polyval-pclmul",
-                                       "polyval-vpclmul-avx512" };
+const char *const polyval_native[] = { "polyval-pclmul" };
 
 std::string
 family_of (const cipher_spec *spec)
