@@ -79,6 +79,7 @@ struct X1
   static VAES_INLINE __m128i last (T v) { return v; }
   static VAES_INLINE T bcast_mem (const void *p) { return load (p); }
   static VAES_INLINE T blend_last (T, T b) { return b; }
+  static VAES_INLINE T bcast_last (T v) { return v; }
   static VAES_INLINE T set (const __m128i *p) { return p[0]; }
   static VAES_INLINE T xor_ (T a, T b) { return _mm_xor_si128 (a, b); }
   static VAES_INLINE T enc (T a, T k) { return _mm_aesenc_si128 (a, k); }
@@ -142,6 +143,9 @@ struct Y2
   { return _mm256_broadcastsi128_si256 (_mm_loadu_si128 ((const __m128i *)p)); }
   static VAES_INLINE T blend_last (T a, T b)
   { return _mm256_blend_epi32 (a, b, 0xf0); }
+  /* Lane W-1 in every lane.  */
+  static VAES_INLINE T bcast_last (T v)
+  { return _mm256_permute2x128_si256 (v, v, 0x11); }
   static VAES_INLINE T set (const __m128i *p)
   { return _mm256_set_m128i (p[1], p[0]); }
   static VAES_INLINE T xor_ (T a, T b) { return _mm256_xor_si256 (a, b); }
@@ -212,6 +216,8 @@ struct Z4
   { return bcast (_mm_loadu_si128 ((const __m128i *)p)); }
   static VAES_INLINE T blend_last (T a, T b)
   { return _mm512_mask_blend_epi64 (0xc0, a, b); }
+  static VAES_INLINE T bcast_last (T v)
+  { return _mm512_maskz_shuffle_i64x2 ((__mmask8)0xff, v, v, 0xff); }
   static VAES_INLINE T set (const __m128i *p)
   {
     T v = _mm512_zextsi128_si512 (p[0]);
@@ -270,14 +276,18 @@ constexpr bool KEYS_IN_REGS = false;
 /* Stack burn depths (bytes) the entry points report.  GCC 12's output
  * was checked for spills: on x86-64 the ECB, CBC, CFB and CTR kernels
  * put nothing secret on the stack (at most the public counter block, to
- * broadcast it), the 512-bit XTS kernel nothing; the 256-bit XTS kernel
- * (carried tweaks) and both OCB kernels (offset constants, checksum) do
- * spill, within the red zone and a frame of at most about 400 bytes.
- * i386 spills everywhere.  */
+ * broadcast it).  The 512-bit XTS kernel spills a few AES-256 round keys
+ * (frame at most 0x88 bytes), the 512-bit OCB kernel round keys, offset
+ * constants and checksum lanes (frame at most 0x408 bytes with the full
+ * batches' constants); the 256-bit XTS kernel (carried tweaks) and OCB
+ * kernel spill within the red zone and a frame of at most about 400
+ * bytes.  Each depth covers the frame, its 64-byte alignment, the saved
+ * registers and the red zone.  i386 spills everywhere (frames at most
+ * 0x34c bytes).  */
 #ifndef __x86_64__
 constexpr unsigned int BURN_PLAIN = 1024, BURN_XTS = 1024, BURN_OCB = 1024;
 #elif defined(__AVX512F__)
-constexpr unsigned int BURN_PLAIN = 0, BURN_XTS = 0, BURN_OCB = 512;
+constexpr unsigned int BURN_PLAIN = 0, BURN_XTS = 384, BURN_OCB = 1344;
 #else
 constexpr unsigned int BURN_PLAIN = 0, BURN_XTS = 512, BURN_OCB = 1024;
 #endif
@@ -501,7 +511,9 @@ xts_mul_alpha (typename VT::T t, int base)
 }
 
 /* T (each lane) times alpha^(8 * BYTES), 1 <= BYTES <= 7: as
- * xts_mul_alpha, the shift a byte shift of the whole lane.  */
+ * xts_mul_alpha, the shift a byte shift of the whole lane.  (Moving
+ * the carry with VPSHUFD and a high-qword XOR instead, to keep the
+ * byte shuffle out of the AES issue slots, timed 5-10% slower.)  */
 template <class VT, int BYTES>
 VAES_INLINE typename VT::T
 xts_mul_alpha_bytes (typename VT::T t)
@@ -909,7 +921,7 @@ struct kernels
      * to 12 rounds (AES-256's 15 keys beside the 8 states and 8 carried
      * tweaks spilled in GCC 12's output, so they are broadcast per
      * batch).  Loaded only if there is a full batch.  */
-    constexpr bool KR = KEYS_IN_REGS && ROUNDS <= 12;
+    constexpr bool KR = KEYS_IN_REGS;
     typename VT::T kr[KR ? ROUNDS + 1 : 1];
     if (KR && nblocks >= NVEC * VT::W)
       {
@@ -1091,6 +1103,106 @@ struct kernels
   template <class V>
   static constexpr bool ocb_keep = std::is_same_v<V, VT>;
 
+  /* Full batches of NVEC registers starting at a block index BLKN that
+   * is a multiple of B = NVEC * W (b below).  Then ocb_offsets' table
+   * entries are the same for every batch but one: register i > 0 takes
+   * L_ntz(b+iW) = L_ntz(iW) in lanes 0..W-2 and L_ntz(b+(i+1)W) =
+   * L_ntz((i+1)W) in lane W-1 for i < NVEC-1, and register 0 takes
+   * L_ntz(b+W) = L_ntz(W); only the last register's last lane takes
+   * L_ntz(b+B), which varies.  So with the constants
+   *     C_0 = pre ^ [0, .., 0, L_ntz(W)],
+   *     C_i = P_{W-1} ^ [L_ntz(iW), .., L_ntz(iW), L_ntz((i+1)W)],
+   *     C_{NVEC-1} = P_{W-1} ^ [L_ntz((NVEC-1)W), .., 0]
+   * (made once per call), a batch's offsets are Offset_b broadcast ^
+   * C_0, then each the previous ^ C_i, and the last lane of the last
+   * register ^ L_ntz(b+B): one table load per batch, where ocb_offsets
+   * broadcasts two per register (broadcasts take AES issue slots on Zen
+   * 4/5).  The next batch's Offset_b broadcast is the last lane of the
+   * last register spread.  Round keys: broadcast once (in registers or
+   * on the stack, BURN_OCB) with 32 registers, else per round.  OUT, IN,
+   * NBLOCKS, BLKN, OFF and the checksum lanes WSUM are advanced.  */
+  template <unsigned int ROUNDS, bool DECRYPT>
+  static VAES_INLINE void
+  ocb_full_batches (keys_t k, const unsigned char (*L)[OCB_BLOCK_LEN],
+                    typename VT::T pre, typename VT::T plastb, __m128i &off,
+                    typename VT::T &wsum, uint64_t &blkn, unsigned char *&out,
+                    const unsigned char *&in, size_t &nblocks)
+  {
+    typedef VT V;
+    constexpr int N = NVEC;
+    constexpr int S = 16 * V::W;
+    const typename V::T zero = V::bcast (_mm_setzero_si128 ());
+    typename V::T cst[N];
+    cst[0] = V::xor_ (pre, V::last_lane (X1::load (L[ocb_ntz (V::W)])));
+    VAES_UNROLL
+    for (int i = 1; i < N; i++)
+      cst[i] = V::xor_ (plastb,
+                        V::blend_last (V::bcast_mem (L[ocb_ntz ((uint64_t)
+                                                                i * V::W)]),
+                                       i + 1 < N
+                                         ? V::bcast_mem (L[ocb_ntz (
+                                             (uint64_t) (i + 1) * V::W)])
+                                         : zero));
+    typename V::T kr[KEYS_IN_REGS ? ROUNDS + 1 : 1];
+    if (KEYS_IN_REGS)
+      {
+        VAES_UNROLL
+        for (unsigned int r = 0; r <= ROUNDS; r++)
+          kr[r] = V::key (k[r]);
+      }
+    typename V::T offb = V::bcast (off);
+    for (; nblocks >= (size_t) N * V::W; nblocks -= N * V::W)
+      {
+        typename V::T x[N], o[N];
+        const typename V::T k0 = KEYS_IN_REGS ? kr[0] : V::key (k[0]);
+        typename V::T vsum = zero;
+        VAES_UNROLL
+        for (int i = 0; i < N; i++)
+          {
+            o[i] = V::xor_ (i ? o[i - 1] : offb, cst[i]);
+            if (i == N - 1)
+              o[i] = V::xor_ (o[i], V::last_lane (X1::load (
+                                      L[ocb_ntz (blkn + N * V::W)])));
+            const typename V::T p = V::load (in + S * i);
+            if (!DECRYPT)
+              vsum = V::xor_ (vsum, p);
+            x[i] = V::xor_ (V::xor_ (p, k0), o[i]);
+            if (PARK_IN_OUT)
+              V::store (out + S * i, o[i]);
+          }
+        blkn += N * V::W;
+        offb = V::bcast_last (o[N - 1]);
+        if (PARK_IN_OUT)
+          asm volatile ("" : : : "memory");
+        typename V::T kl;
+        if constexpr (KEYS_IN_REGS)
+          {
+            middle_rounds_k<V, ROUNDS, N, DECRYPT> (kr, x);
+            kl = kr[ROUNDS];
+          }
+        else
+          {
+            middle_rounds<V, ROUNDS, N, DECRYPT> (k, x);
+            kl = V::key (k[ROUNDS]);
+          }
+        VAES_UNROLL
+        for (int i = 0; i < N; i++)
+          {
+            const typename V::T r
+              = last_round<V, DECRYPT> (
+                  x[i], V::xor_ (PARK_IN_OUT ? V::load (out + S * i) : o[i],
+                                 kl));
+            if (DECRYPT)
+              vsum = V::xor_ (vsum, r);
+            V::store (out + S * i, r);
+          }
+        wsum = V::xor_ (wsum, vsum);
+        in += S * N;
+        out += S * N;
+      }
+    off = V::lane0 (offb);
+  }
+
   /* Full blocks: C_i = Offset_i ^ E(P_i ^ Offset_i), Checksum ^= P_i
    * (decryption: D, the recovered P_i into the checksum).  The offset is
    * c->iv, the checksum c->ctr (cipher-ocb.h).  Offsets are parked in
@@ -1169,6 +1281,14 @@ struct kernels
       };
     for (; nblocks && blkn % VT::W; nblocks--)
       step (X1 (), lanes_c<1> ());
+    /* Registers one at a time up to a block index that is a multiple of
+     * a full batch (NVEC registers), then full batches with constant
+     * offset steps (ocb_batch_offsets), then the rest.  */
+    for (; nblocks >= VT::W && blkn % (NVEC * VT::W); nblocks -= VT::W)
+      step (VT (), lanes_c<1> ());
+    if (nblocks >= NVEC * VT::W)
+      ocb_full_batches<ROUNDS, DECRYPT> (k, L, wpre, wplastb, off, wsum, blkn,
+                                         out, in, nblocks);
     run_batches<VT, NVEC> (nblocks, step);
     X1::store (c->iv, off);
     X1::store (c->ctr, _mm_xor_si128 (sum, VT::fold (wsum)));
