@@ -1121,13 +1121,16 @@ struct kernels
    * last register spread.  Round keys: broadcast once (in registers or
    * on the stack, BURN_OCB) with 32 registers, else per round.  OUT, IN,
    * NBLOCKS, BLKN, OFF and the checksum lanes WSUM are advanced.  */
-  template <unsigned int ROUNDS, bool DECRYPT>
+  template <unsigned int ROUNDS, bool DECRYPT, bool AUTH = false>
   static VAES_INLINE void
   ocb_full_batches (keys_t k, const unsigned char (*L)[OCB_BLOCK_LEN],
                     typename VT::T pre, typename VT::T plastb, __m128i &off,
                     typename VT::T &wsum, uint64_t &blkn, unsigned char *&out,
                     const unsigned char *&in, size_t &nblocks)
   {
+    /* AUTH (RFC 7253 4.1 HASH): Sum ^= E(A_i ^ Offset_i), no output; the
+     * offsets are not needed after the first round, so never parked.  */
+    constexpr bool park = PARK_IN_OUT && !AUTH;
     typedef VT V;
     constexpr int N = NVEC;
     constexpr int S = 16 * V::W;
@@ -1164,15 +1167,15 @@ struct kernels
               o[i] = V::xor_ (o[i], V::last_lane (X1::load (
                                       L[ocb_ntz (blkn + N * V::W)])));
             const typename V::T p = V::load (in + S * i);
-            if (!DECRYPT)
+            if (!DECRYPT && !AUTH)
               vsum = V::xor_ (vsum, p);
             x[i] = V::xor_ (V::xor_ (p, k0), o[i]);
-            if (PARK_IN_OUT)
+            if (park)
               V::store (out + S * i, o[i]);
           }
         blkn += N * V::W;
         offb = V::bcast_last (o[N - 1]);
-        if (PARK_IN_OUT)
+        if (park)
           asm volatile ("" : : : "memory");
         typename V::T kl;
         if constexpr (KEYS_IN_REGS)
@@ -1188,17 +1191,22 @@ struct kernels
         VAES_UNROLL
         for (int i = 0; i < N; i++)
           {
+            if (AUTH)
+              {
+                vsum = V::xor_ (vsum, V::enclast (x[i], kl));
+                continue;
+              }
             const typename V::T r
               = last_round<V, DECRYPT> (
-                  x[i], V::xor_ (PARK_IN_OUT ? V::load (out + S * i) : o[i],
-                                 kl));
+                  x[i], V::xor_ (park ? V::load (out + S * i) : o[i], kl));
             if (DECRYPT)
               vsum = V::xor_ (vsum, r);
             V::store (out + S * i, r);
           }
         wsum = V::xor_ (wsum, vsum);
         in += S * N;
-        out += S * N;
+        if (!AUTH)
+          out += S * N;
       }
     off = V::lane0 (offb);
   }
@@ -1381,6 +1389,17 @@ struct kernels
       };
     for (; nblocks && blkn % VT::W; nblocks--)
       step (X1 (), lanes_c<1> ());
+    /* As ocb_crypt_t: batch-aligned full batches (ocb_full_batches).  */
+    for (; nblocks >= VT::W && blkn % (NVEC * VT::W); nblocks -= VT::W)
+      step (VT (), lanes_c<1> ());
+    if (nblocks >= NVEC * VT::W)
+      {
+        typename VT::T wsum = VT::bcast (_mm_setzero_si128 ());
+        unsigned char *none = nullptr;
+        ocb_full_batches<ROUNDS, false, true> (k, L, wpre, wplastb, off, wsum,
+                                               blkn, none, abuf, nblocks);
+        sum = _mm_xor_si128 (sum, VT::fold (wsum));
+      }
     run_batches<VT, NVEC> (nblocks, step);
     X1::store (s->aad_offset, off);
     X1::store (s->aad_sum, sum);

@@ -79,6 +79,17 @@ struct ops_avx512
                              (long long)__builtin_bswap64 (hi));
   }
   static SERPENT_INLINE V
+  ctr32le_v (uint64_t lofix, uint64_t hi, uint32_t k)
+  {
+    return _mm512_set_epi64 ((long long)hi,
+                             (long long)(lofix | (uint32_t)(k + 3)),
+                             (long long)hi,
+                             (long long)(lofix | (uint32_t)(k + 2)),
+                             (long long)hi,
+                             (long long)(lofix | (uint32_t)(k + 1)),
+                             (long long)hi, (long long)(lofix | k));
+  }
+  static SERPENT_INLINE V
   loadn_fwd (const unsigned char *p, size_t n)
   {
     const __m128i *q = (const __m128i *)p;

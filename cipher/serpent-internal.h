@@ -86,8 +86,8 @@ unsigned int _gcry_serpent_generic_decrypt (void *ctx, unsigned char *out,
 #define SERPENT_SSE2_LANES (4 * SERPENT_SIMD_SETS)
 #define SERPENT_AVX2_LANES (8 * SERPENT_SIMD_SETS)
 #define SERPENT_AVX512_LANES (16 * SERPENT_SIMD_SETS)
-/* Fill ecb_crypt, cbc_dec, cfb_dec, ctr16be_enc, xts_crypt, ocb_crypt
- * and ocb_auth.  */
+/* Fill ecb_crypt, cbc_dec, cfb_dec, ctr16be_enc, ctr32le_enc, xts_crypt,
+ * ocb_crypt and ocb_auth.  */
 void _gcry_serpent_sse2_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
 void _gcry_serpent_avx2_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
 void _gcry_serpent_avx512_fill_bulk (cipher_bulk_ops *bulk)
@@ -1414,6 +1414,10 @@ struct serpent_ops_u32
  *              blocks at P (the other lanes zero / untouched);
  *   ctr_v (hi, lo): BPV big-endian counter blocks hi:lo, hi:lo + 1, ...
  *              (128-bit arithmetic);
+ *   ctr32le_v (lofix, hi, k): BPV GCM-SIV counter blocks (RFC 8452 4):
+ *              bytes 0..3 the little-endian k, k + 1, ... (mod 2^32),
+ *              bytes 4..7 those of LOFIX (its low 32 bits are zero),
+ *              bytes 8..15 HI (both as little-endian loads);
  *   loadn_fwd (p, n): loadn from 16-byte pieces just stored by this
  *              code (block-sized loads forward from the store buffer, a
  *              wider load spanning two stores would stall);
@@ -1691,6 +1695,52 @@ struct serpent_simd
     return Ops::BURN;
   }
 
+  /* CTR with the 32-bit little-endian counter in bytes 0..3 (RFC 8452
+   * 4, GCM-SIV's counter): as ctr16be_enc, the counter blocks made in
+   * general registers (Ops::ctr32le_v); CTR ends as the next unused
+   * counter block.  */
+  static unsigned int
+  ctr32le_enc (void *ctx, unsigned char *ctr, void *outv, const void *inv,
+               size_t nblocks)
+  {
+    const SERPENT_context *c = (const SERPENT_context *)ctx;
+    unsigned char *out = (unsigned char *)outv;
+    const unsigned char *in = (const unsigned char *)inv;
+    uint64_t lo, hi;
+
+    memcpy (&lo, ctr, 8);
+    memcpy (&hi, ctr + 8, 8);
+    const uint64_t lofix = lo & ~(uint64_t) 0xffffffff;
+    uint32_t n32 = (uint32_t) lo;
+    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
+      {
+        constexpr int S = decltype (sets)::value;
+        V b[4 * S];
+        uint32_t k = n32;
+        SERPENT_UNROLL
+        for (int j = 0; j < 4 * S; j++)
+          {
+            b[j] = Ops::ctr32le_v (lofix, hi, k);
+            k += BPV;
+          }
+        n32 += (uint32_t) n;
+        crypt<false, S> (c, b);
+        SERPENT_UNROLL
+        for (int j = 0; j < 4 * S; j++)
+          {
+            const size_t m = cnt (n, j);
+            Ops::storen (out + 16 * BPV * j,
+                         b[j] ^ Ops::loadn (in + 16 * BPV * j, m), m);
+          }
+        in += 16 * n;
+        out += 16 * n;
+      });
+    lo = lofix | n32;
+    memcpy (ctr, &lo, 8);
+    Ops::clear ();
+    return Ops::BURN;
+  }
+
   /* XTS (IEEE 1619-2018 5.3.1): C_j = E(P_j ^ T_j) ^ T_j, T_(j+1) =
    * T_j * alpha (5.2).  The tweaks of a batch go to a stack buffer
    * (wiped at the end); all inputs of a vector are read before its
@@ -1909,6 +1959,7 @@ struct serpent_simd
     bulk->cbc_dec = cbc_dec;
     bulk->cfb_dec = cfb_dec;
     bulk->ctr16be_enc = ctr16be_enc;
+    bulk->ctr32le_enc = ctr32le_enc;
     bulk->xts_crypt = xts_crypt;
     bulk->ocb_crypt = ocb_crypt;
     bulk->ocb_auth = ocb_auth;

@@ -48,6 +48,11 @@ struct ops_sse2
                            (long long)__builtin_bswap64 (hi));
   }
   static SERPENT_INLINE V
+  ctr32le_v (uint64_t lofix, uint64_t hi, uint32_t k)
+  {
+    return _mm_set_epi64x ((long long)hi, (long long)(lofix | k));
+  }
+  static SERPENT_INLINE V
   loadn_fwd (const unsigned char *p, size_t n)
   {
     return loadn (p, n);
