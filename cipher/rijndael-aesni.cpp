@@ -701,24 +701,42 @@ ccm_crypt_t (const RIJNDAEL_context *ctx, unsigned char *macp,
     }
   else
     {
-      /* pk = P_0 ^ K0, then MAC (P_i) beside E (CTR_(i+1)).  */
+      /* The MAC runs over the plaintext the CTR half makes, so the
+       * keystream is kept one block ahead: the rounds of MAC block i run
+       * beside those of E (CTR_(i+2)), and P_(i+1) ^ K0, known a block
+       * early, is folded into the MAC's last round key (as the next data
+       * block is when encrypting), so the MAC chain is the AES rounds
+       * alone.  pk: P_i ^ K0; x: MAC_(i-1) ^ P_i ^ K0, the chain input.  */
       V pk = _mm_xor_si128 (_mm_xor_si128 (loadu (in),
                                            enc1<ROUNDS> (k, ctr_block (hi, lo))),
                             k0);
       inc_ctr ();
       storeu (out, _mm_xor_si128 (pk, k0));
-      for (nblocks--; nblocks; nblocks--)
+      V x = _mm_xor_si128 (mac, pk);
+      if (nblocks == 1)
+        mac = enc_rounds<ROUNDS> (k, x, kl);
+      else
         {
-          in += 16;
-          out += 16;
-          V x = _mm_xor_si128 (mac, pk);
-          V y = next_ctr ();
-          enc2_mid<ROUNDS> (k, x, y);
-          mac = _mm_aesenclast_si128 (x, kl);
-          pk = _mm_aesenclast_si128 (y, _mm_xor_si128 (kl, _mm_xor_si128 (loadu (in), k0)));
-          storeu (out, _mm_xor_si128 (pk, k0));
+          V pk1 = _mm_xor_si128 (_mm_xor_si128 (loadu (in + 16),
+                                                enc1<ROUNDS> (k, ctr_block (hi, lo))),
+                                 k0);
+          inc_ctr ();
+          storeu (out + 16, _mm_xor_si128 (pk1, k0));
+          in += 32;
+          out += 32;
+          for (nblocks -= 2; nblocks; nblocks--)
+            {
+              V y = next_ctr ();
+              enc2_mid<ROUNDS> (k, x, y);
+              x = _mm_aesenclast_si128 (x, _mm_xor_si128 (kl, pk1));
+              pk1 = _mm_aesenclast_si128 (y, _mm_xor_si128 (kl, _mm_xor_si128 (loadu (in), k0)));
+              storeu (out, _mm_xor_si128 (pk1, k0));
+              in += 16;
+              out += 16;
+            }
+          x = enc_rounds<ROUNDS> (k, x, _mm_xor_si128 (kl, pk1));
+          mac = enc_rounds<ROUNDS> (k, x, kl);
         }
-      mac = enc_rounds<ROUNDS> (k, _mm_xor_si128 (mac, pk), kl);
     }
   storeu (macp, mac);
   storeu (ctrp, ctr_block (hi, lo));
