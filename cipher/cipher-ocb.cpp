@@ -60,10 +60,24 @@ umax (unsigned int a, unsigned int b)
 inline void
 xor16 (unsigned char *dst, const unsigned char *a, const unsigned char *b)
 {
+#if defined(__x86_64__) || (defined(__riscv) && __riscv_xlen == 64)
+  /* Two 64-bit words in registers (a byte loop is a tenth of a small
+   * message's time).  */
+  uint64_t a0, a1, b0, b1;
+  memcpy (&a0, a, 8);
+  memcpy (&a1, a + 8, 8);
+  memcpy (&b0, b, 8);
+  memcpy (&b1, b + 8, 8);
+  a0 ^= b0;
+  a1 ^= b1;
+  memcpy (dst, &a0, 8);
+  memcpy (dst + 8, &a1, 8);
+#else
   /* Bytes, no local arrays: on i386 the arrays went to the stack with
    * L_$ in them, inside the frame that burns (tests/t-hygiene).  */
   for (size_t i = 0; i < BS; i++)
     dst[i] = (unsigned char) (a[i] ^ b[i]);
+#endif
 }
 
 inline uint64_t
