@@ -16,7 +16,7 @@
  * The eight 256-bit products (Karatsuba, three PCLMULQDQ each, with the
  * xor of each power's halves precomputed) are summed unreduced; one
  * reduction modulo x^128 + x^7 + x^2 + x + 1 then finishes (see
- * reduce ()).  Y stays in a register across the whole buffer, and the
+ * reduce128 ()).  Y stays in a register across the whole buffer, and the
  * product that depends on Y is formed last, so the loop-carried chain is
  * one multiply, a few XORs and the reduction.
  *
@@ -33,9 +33,12 @@
 
 #include "g10lib.h"
 #include "cipher-gcm.h"
+#include "cipher-gcm-intel-clmul.h"
 #include "rijndael-internal.h"
 
 namespace {
+
+using namespace gcm_clmul;
 
 /* Stack bytes that may hold spilled secrets: none on x86-64 (16 xmm
  * registers hold everything), some on i386 (8 registers).  */
@@ -54,11 +57,6 @@ struct pclmul_key
 };
 static_assert (sizeof (pclmul_key) <= GCM_GHASH_KEY_SIZE);
 
-inline __m128i
-bswap_mask ()
-{
-  return _mm_set_epi8 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-}
 
 inline __m128i
 load_reflected (const unsigned char *p, __m128i mask)
@@ -81,69 +79,20 @@ mul_acc (__m128i a, __m128i h, __m128i hk, __m128i &lo, __m128i &mid,
   asm ("" : "+x" (lo), "+x" (mid), "+x" (hi));
 }
 
-/* Reduce the 256-bit reflected value [HI:LO] modulo the GCM polynomial.
- * LO = [L1:L0] stands for coefficients x^128..x^255 (L0 the highest).
- * With x^128 = 1 + x * q'(x), q' = 1 + x + x^6 (reflected in 64 bits:
- * 0xc200000000000000), L0 x^192 = L0 x^64 + L0 x^65 q': the first term
- * is L0 moved up 128 bits, the second clmul (L0, q') moved up 64 bits
- * (the carry-less product of reflected operands is already one bit
- * "down", which supplies the factor x).  That leaves L1' x^128 with
- * L1' = L1 ^ low half of that product; the same again folds L1' into
- * HI.  Two PCLMULQDQ, no shifts.  */
-inline __m128i
-reduce (__m128i lo, __m128i hi)
-{
-  const __m128i q = _mm_set_epi64x (0, (long long) 0xc200000000000000ULL);
-  __m128i t = _mm_clmulepi64_si128 (lo, q, 0x00);
-  lo = _mm_xor_si128 (_mm_shuffle_epi32 (lo, 0x4e), t);
-  t = _mm_clmulepi64_si128 (lo, q, 0x00);
-  hi = _mm_xor_si128 (hi, _mm_shuffle_epi32 (lo, 0x4e));
-  return _mm_xor_si128 (hi, t);
-}
-
-/* Finish Karatsuba (the true middle term) and reduce.  */
-inline __m128i
-finish (__m128i lo, __m128i mid, __m128i hi)
-{
-  mid = _mm_xor_si128 (mid, _mm_xor_si128 (lo, hi));
-  lo = _mm_xor_si128 (lo, _mm_slli_si128 (mid, 8));
-  hi = _mm_xor_si128 (hi, _mm_srli_si128 (mid, 8));
-  return reduce (lo, hi);
-}
-
 /* Exact product of reflected A and B (with the 1-bit shift), for the key
  * set-up only.  */
 inline __m128i
 mul_exact (__m128i a, __m128i b)
 {
-  __m128i lo = _mm_clmulepi64_si128 (a, b, 0x00);
-  __m128i hi = _mm_clmulepi64_si128 (a, b, 0x11);
-  __m128i mid = _mm_xor_si128 (_mm_clmulepi64_si128 (a, b, 0x01),
-                               _mm_clmulepi64_si128 (a, b, 0x10));
-  lo = _mm_xor_si128 (lo, _mm_slli_si128 (mid, 8));
-  hi = _mm_xor_si128 (hi, _mm_srli_si128 (mid, 8));
+  __m128i lo, hi;
+  clmul256 (a, b, lo, hi);
   /* [HI:LO] <<= 1 (256-bit).  */
   __m128i clo = _mm_srli_epi64 (lo, 63), chi = _mm_srli_epi64 (hi, 63);
   lo = _mm_or_si128 (_mm_slli_epi64 (lo, 1), _mm_slli_si128 (clo, 8));
   hi = _mm_or_si128 (_mm_or_si128 (_mm_slli_epi64 (hi, 1),
                                    _mm_slli_si128 (chi, 8)),
                      _mm_srli_si128 (clo, 8));
-  return reduce (lo, hi);
-}
-
-/* A * B for operands premultiplied by x^-1: the carry-less product of
- * reflected operands is one bit "down", which supplies the factor x, so
- * (A x^-1) (B x^-1) x = (A B) x^-1 needs no shift.  */
-inline __m128i
-mul_premul (__m128i a, __m128i b)
-{
-  __m128i lo = _mm_clmulepi64_si128 (a, b, 0x00);
-  __m128i hi = _mm_clmulepi64_si128 (a, b, 0x11);
-  __m128i mid = _mm_xor_si128 (_mm_clmulepi64_si128 (a, b, 0x01),
-                               _mm_clmulepi64_si128 (a, b, 0x10));
-  lo = _mm_xor_si128 (lo, _mm_slli_si128 (mid, 8));
-  hi = _mm_xor_si128 (hi, _mm_srli_si128 (mid, 8));
-  return reduce (lo, hi);
+  return reduce128 (lo, hi);
 }
 
 /* h[0] = H x^-1 (the one exact product), then the powers premultiplied
@@ -154,7 +103,7 @@ unsigned int
 pclmul_setkey (gcm_ghash_key *key, const unsigned char *hbytes)
 {
   pclmul_key *k = reinterpret_cast<pclmul_key *> (key->bytes);
-  const __m128i mask = bswap_mask ();
+  const __m128i mask = bswap_mask128 ();
   const __m128i xinv = _mm_set_epi64x ((long long) 0xc200000000000000ULL, 1);
   __m128i p[8];
   p[0] = mul_exact (load_reflected (hbytes, mask), xinv);
@@ -176,7 +125,7 @@ pclmul_ghash (const gcm_ghash_key *key, unsigned char *yp,
               const unsigned char *buf, size_t nblocks)
 {
   const pclmul_key *k = reinterpret_cast<const pclmul_key *> (key->bytes);
-  const __m128i mask = bswap_mask ();
+  const __m128i mask = bswap_mask128 ();
   __m128i y = load_reflected (yp, mask);
 
   while (nblocks >= 8)
@@ -189,7 +138,7 @@ pclmul_ghash (const gcm_ghash_key *key, unsigned char *yp,
                  k->hk[7 - i], lo, mid, hi);
       __m128i x0 = _mm_xor_si128 (y, load_reflected (buf, mask));
       mul_acc (x0, k->h[7], k->hk[7], lo, mid, hi);
-      y = finish (lo, mid, hi);
+      y = finish128_karatsuba (lo, mid, hi);
       buf += 128;
       nblocks -= 8;
     }
@@ -202,7 +151,7 @@ pclmul_ghash (const gcm_ghash_key *key, unsigned char *yp,
                  k->hk[nblocks - 1 - i], lo, mid, hi);
       __m128i x0 = _mm_xor_si128 (y, load_reflected (buf, mask));
       mul_acc (x0, k->h[nblocks - 1], k->hk[nblocks - 1], lo, mid, hi);
-      y = finish (lo, mid, hi);
+      y = finish128_karatsuba (lo, mid, hi);
     }
   _mm_storeu_si128 ((__m128i *) yp, _mm_shuffle_epi8 (y, mask));
   return burn_depth;
@@ -308,7 +257,7 @@ ctr8_ghash8 (const __m128i *rk, const pclmul_key *k, __m128i,
                                            (const __m128i *) (in + 16 * j))));
     }
   if (hashin)
-    y = finish (lo, mid, hi);
+    y = finish128_karatsuba (lo, mid, hi);
 }
 
 /* Not inlined: the caller burns this frame after the call.  */
@@ -320,7 +269,7 @@ gcm_aesni_crypt_t (const RIJNDAEL_context *actx, gcm_state *st,
 {
   const __m128i *rk = (const __m128i *) actx->keys.ni.enc;
   const pclmul_key *k = reinterpret_cast<const pclmul_key *> (st->key.bytes);
-  const __m128i mask = bswap_mask ();
+  const __m128i mask = bswap_mask128 ();
   __m128i y = load_reflected (st->y, mask);
   __m128i cr = load_reflected (ctr, mask);
 
@@ -340,7 +289,7 @@ gcm_aesni_crypt_t (const RIJNDAEL_context *actx, gcm_state *st,
                  k->hk[7 - i], lo, mid, hi);
       mul_acc (_mm_xor_si128 (y, load_reflected (out, mask)), k->h[7],
                k->hk[7], lo, mid, hi);
-      y = finish (lo, mid, hi);
+      y = finish128_karatsuba (lo, mid, hi);
     }
   else
     for (size_t g = 0; g < ngroups; g++)

@@ -45,6 +45,7 @@
 
 #include "g10lib.h"
 #include "cipher-gcm.h"
+#include "cipher-gcm-intel-clmul.h"
 #include "rijndael-internal.h"
 #include "vec-clear-x86.h"
 
@@ -58,6 +59,8 @@
 
 namespace {
 
+using namespace gcm_clmul;
+
 struct vpclmul_key
 {
   __m128i h[8];     /* pclmul layout: H^(i+1) * x^-1 */
@@ -66,66 +69,6 @@ struct vpclmul_key
   __m128i hkp[64];  /* hp[i]'s 64-bit halves XORed, in both halves */
 };
 static_assert (sizeof (vpclmul_key) <= GCM_GHASH_KEY_SIZE);
-
-inline __m128i
-bswap_mask128 ()
-{
-  return _mm_set_epi8 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-}
-
-/* Reduce a 256-bit reflected product [HI:LO] (the two-multiply fold of
- * cipher-gcm-intel-pclmul.cpp: x^128 = 1 + x q', q' = 1 + x + x^6).  */
-inline __m128i
-reduce128 (__m128i lo, __m128i hi)
-{
-  const __m128i q = _mm_set_epi64x (0, (long long) 0xc200000000000000ULL);
-  __m128i t = _mm_clmulepi64_si128 (lo, q, 0x00);
-  lo = _mm_xor_si128 (_mm_shuffle_epi32 (lo, 0x4e), t);
-  t = _mm_clmulepi64_si128 (lo, q, 0x00);
-  hi = _mm_xor_si128 (hi, _mm_shuffle_epi32 (lo, 0x4e));
-  return _mm_xor_si128 (hi, t);
-}
-
-/* Fold the middle sum into [HI:LO] and reduce.  */
-inline __m128i
-finish128 (__m128i lo, __m128i mid, __m128i hi)
-{
-  lo = _mm_xor_si128 (lo, _mm_slli_si128 (mid, 8));
-  hi = _mm_xor_si128 (hi, _mm_srli_si128 (mid, 8));
-  return reduce128 (lo, hi);
-}
-
-/* As finish128, MID being the Karatsuba middle sum (d1 + d0) (p1 + p0)
- * of the products whose low and high sums are LO and HI.  */
-inline __m128i
-finish128_karatsuba (__m128i lo, __m128i mid, __m128i hi)
-{
-  return finish128 (lo, _mm_xor_si128 (mid, _mm_xor_si128 (lo, hi)), hi);
-}
-
-/* The Karatsuba products of one block D and P (Q: P's halves XORed),
- * accumulated (see the head of this file).  */
-inline void
-mul1_acc (__m128i d, __m128i p, __m128i q, __m128i &lo, __m128i &mid,
-          __m128i &hi)
-{
-  lo = _mm_xor_si128 (lo, _mm_clmulepi64_si128 (d, p, 0x00));
-  hi = _mm_xor_si128 (hi, _mm_clmulepi64_si128 (d, p, 0x11));
-  const __m128i dk = _mm_xor_si128 (d, _mm_shuffle_epi32 (d, 0x4e));
-  mid = _mm_xor_si128 (mid, _mm_clmulepi64_si128 (dk, q, 0x00));
-}
-
-/* A * B for operands premultiplied by x^-1: the result is premultiplied
- * too (clmul supplies one factor x).  */
-inline __m128i
-mul_premul (__m128i a, __m128i b)
-{
-  __m128i lo = _mm_clmulepi64_si128 (a, b, 0x00);
-  __m128i hi = _mm_clmulepi64_si128 (a, b, 0x11);
-  __m128i mid = _mm_xor_si128 (_mm_clmulepi64_si128 (a, b, 0x01),
-                               _mm_clmulepi64_si128 (a, b, 0x10));
-  return finish128 (lo, mid, hi);
-}
 
 unsigned int
 vpclmul_setkey (gcm_ghash_key *key, const unsigned char *hbytes)

@@ -404,6 +404,27 @@ middle_rounds_k (const typename VT::T *kr, typename VT::T *x)
     }
 }
 
+/* The middle rounds of a batch, with the round keys broadcast once
+ * (KREG: KR[r], of type VT::T then) or per round from K; returns the
+ * last round key broadcast.  */
+template <class VT, unsigned int ROUNDS, int N, bool DECRYPT, bool KREG,
+          class KT>
+VAES_INLINE typename VT::T
+rounds_but_last (const unsigned char (*k)[16], const KT *kr,
+                 typename VT::T *x)
+{
+  if constexpr (KREG)
+    {
+      middle_rounds_k<VT, ROUNDS, N, DECRYPT> (kr, x);
+      return kr[ROUNDS];
+    }
+  else
+    {
+      middle_rounds<VT, ROUNDS, N, DECRYPT> (k, x);
+      return VT::key (k[ROUNDS]);
+    }
+}
+
 template <class VT, bool DECRYPT>
 VAES_INLINE typename VT::T
 last_round (typename VT::T x, typename VT::T key)
@@ -803,17 +824,8 @@ struct kernels
             c = X1::bswap (add128_lanes<X1> (ci, NB));
           }
         low = (low + NB) & 0xffu;
-        typename V::T kl;
-        if constexpr (kreg)
-          {
-            middle_rounds_k<V, ROUNDS, N, false> (kr, x);
-            kl = kr[ROUNDS];
-          }
-        else
-          {
-            middle_rounds<V, ROUNDS, N, false> (k, x);
-            kl = V::key (k[ROUNDS]);
-          }
+        const typename V::T kl
+          = rounds_but_last<V, ROUNDS, N, false, kreg> (k, kr, x);
         VAES_UNROLL
         for (int i = 0; i < N; i++)
           V::store (out + S * i,
@@ -984,17 +996,8 @@ struct kernels
          * stack.  */
         if (park)
           asm volatile ("" : : : "memory");
-        typename V::T kl;
-        if constexpr (kreg)
-          {
-            middle_rounds_k<V, ROUNDS, N, DECRYPT> (kr, x);
-            kl = kr[ROUNDS];
-          }
-        else
-          {
-            middle_rounds<V, ROUNDS, N, DECRYPT> (k, x);
-            kl = V::key (k[ROUNDS]);
-          }
+        const typename V::T kl
+          = rounds_but_last<V, ROUNDS, N, DECRYPT, kreg> (k, kr, x);
         VAES_UNROLL
         for (int i = 0; i < N; i++)
           V::store (out + S * i,
@@ -1177,17 +1180,8 @@ struct kernels
         offb = V::bcast_last (o[N - 1]);
         if (park)
           asm volatile ("" : : : "memory");
-        typename V::T kl;
-        if constexpr (KEYS_IN_REGS)
-          {
-            middle_rounds_k<V, ROUNDS, N, DECRYPT> (kr, x);
-            kl = kr[ROUNDS];
-          }
-        else
-          {
-            middle_rounds<V, ROUNDS, N, DECRYPT> (k, x);
-            kl = V::key (k[ROUNDS]);
-          }
+        const typename V::T kl
+          = rounds_but_last<V, ROUNDS, N, DECRYPT, KEYS_IN_REGS> (k, kr, x);
         VAES_UNROLL
         for (int i = 0; i < N; i++)
           {

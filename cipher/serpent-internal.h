@@ -1644,38 +1644,24 @@ struct serpent_simd
     return Ops::BURN;
   }
 
-  /* CTR (SP 800-38A 6.5) with the whole 16-byte block a big-endian
-   * counter (wrapping at 2^128).  The counter (public) runs in two
-   * 64-bit general registers; Ops::ctr_v builds a vector of BPV
-   * consecutive counter blocks from them, so nothing goes through
+  /* CTR over NBLOCKS blocks: MAKE (p) gives the vector of counter blocks
+   * p .. p + BPV - 1 (p counted from the call's first block), built in
+   * general registers from the public counter, so nothing goes through
    * memory.  */
-  static unsigned int
-  ctr16be_enc (void *ctx, unsigned char *ctr, void *outv, const void *inv,
-               size_t nblocks)
+  template <class Make>
+  static void
+  ctr_run (const SERPENT_context *c, unsigned char *out,
+           const unsigned char *in, size_t nblocks, Make &&make)
   {
-    const SERPENT_context *c = (const SERPENT_context *)ctx;
-    unsigned char *out = (unsigned char *)outv;
-    const unsigned char *in = (const unsigned char *)inv;
-    uint64_t hi, lo;
-
-    memcpy (&hi, ctr, 8);
-    memcpy (&lo, ctr + 8, 8);
-    hi = __builtin_bswap64 (hi);
-    lo = __builtin_bswap64 (lo);
+    uint64_t pos = 0;
     batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
       {
         constexpr int S = decltype (sets)::value;
         V b[4 * S];
-        uint64_t h = hi, l = lo;
         SERPENT_UNROLL
         for (int j = 0; j < 4 * S; j++)
-          {
-            b[j] = Ops::ctr_v (h, l);
-            l += BPV;
-            h += l < BPV;
-          }
-        lo += n;
-        hi += lo < n;
+          b[j] = make (pos + (uint64_t) BPV * j);
+        pos += n;
         crypt<false, S> (c, b);
         SERPENT_UNROLL
         for (int j = 0; j < 4 * S; j++)
@@ -1687,6 +1673,29 @@ struct serpent_simd
         in += 16 * n;
         out += 16 * n;
       });
+  }
+
+  /* CTR (SP 800-38A 6.5) with the whole 16-byte block a big-endian
+   * counter (wrapping at 2^128), run in two 64-bit general registers
+   * (Ops::ctr_v).  */
+  static unsigned int
+  ctr16be_enc (void *ctx, unsigned char *ctr, void *outv, const void *inv,
+               size_t nblocks)
+  {
+    uint64_t hi, lo;
+    memcpy (&hi, ctr, 8);
+    memcpy (&lo, ctr + 8, 8);
+    hi = __builtin_bswap64 (hi);
+    lo = __builtin_bswap64 (lo);
+    ctr_run ((const SERPENT_context *)ctx, (unsigned char *)outv,
+             (const unsigned char *)inv, nblocks,
+             [&] (uint64_t p) __attribute__ ((always_inline))
+             {
+               const uint64_t l = lo + p;
+               return Ops::ctr_v (hi + (l < p), l);
+             });
+    lo += nblocks;
+    hi += lo < nblocks;
     hi = __builtin_bswap64 (hi);
     lo = __builtin_bswap64 (lo);
     memcpy (ctr, &hi, 8);
@@ -1696,46 +1705,22 @@ struct serpent_simd
   }
 
   /* CTR with the 32-bit little-endian counter in bytes 0..3 (RFC 8452
-   * 4, GCM-SIV's counter): as ctr16be_enc, the counter blocks made in
-   * general registers (Ops::ctr32le_v); CTR ends as the next unused
+   * 4, GCM-SIV's counter; Ops::ctr32le_v); CTR ends as the next unused
    * counter block.  */
   static unsigned int
   ctr32le_enc (void *ctx, unsigned char *ctr, void *outv, const void *inv,
                size_t nblocks)
   {
-    const SERPENT_context *c = (const SERPENT_context *)ctx;
-    unsigned char *out = (unsigned char *)outv;
-    const unsigned char *in = (const unsigned char *)inv;
     uint64_t lo, hi;
-
     memcpy (&lo, ctr, 8);
     memcpy (&hi, ctr + 8, 8);
     const uint64_t lofix = lo & ~(uint64_t) 0xffffffff;
-    uint32_t n32 = (uint32_t) lo;
-    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
-      {
-        constexpr int S = decltype (sets)::value;
-        V b[4 * S];
-        uint32_t k = n32;
-        SERPENT_UNROLL
-        for (int j = 0; j < 4 * S; j++)
-          {
-            b[j] = Ops::ctr32le_v (lofix, hi, k);
-            k += BPV;
-          }
-        n32 += (uint32_t) n;
-        crypt<false, S> (c, b);
-        SERPENT_UNROLL
-        for (int j = 0; j < 4 * S; j++)
-          {
-            const size_t m = cnt (n, j);
-            Ops::storen (out + 16 * BPV * j,
-                         b[j] ^ Ops::loadn (in + 16 * BPV * j, m), m);
-          }
-        in += 16 * n;
-        out += 16 * n;
-      });
-    lo = lofix | n32;
+    const uint32_t n32 = (uint32_t) lo;
+    ctr_run ((const SERPENT_context *)ctx, (unsigned char *)outv,
+             (const unsigned char *)inv, nblocks,
+             [&] (uint64_t p) __attribute__ ((always_inline))
+             { return Ops::ctr32le_v (lofix, hi, n32 + (uint32_t) p); });
+    lo = lofix | (uint32_t) (n32 + (uint32_t) nblocks);
     memcpy (ctr, &lo, 8);
     Ops::clear ();
     return Ops::BURN;

@@ -835,4 +835,24 @@ aes_spec_for_keylen (size_t keylen)
   return nullptr;
 }
 
+Bytes
+ctr32le_reference (const cipher_spec *spec, void *ctx, Bytes &ctr,
+                   const uint8_t *in, size_t nblocks)
+{
+  Bytes out (16 * nblocks);
+  for (size_t b = 0; b < nblocks; b++)
+    {
+      uint8_t ks[16];
+      spec->encrypt (ctx, ks, ctr.data ());
+      for (int i = 0; i < 16; i++)
+        out[16 * b + i] = in[16 * b + i] ^ ks[i];
+      uint32_t v = (uint32_t) ctr[0] | ((uint32_t) ctr[1] << 8)
+                   | ((uint32_t) ctr[2] << 16) | ((uint32_t) ctr[3] << 24);
+      v++;
+      for (int i = 0; i < 4; i++)
+        ctr[i] = (uint8_t) (v >> (8 * i));
+    }
+  return out;
+}
+
 }  // namespace testutil

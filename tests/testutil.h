@@ -208,6 +208,13 @@ gcry_error_t api_crypt (int algo, BlockMode m, const Bytes &key,
 /* The AES spec whose default key length is KEYLEN bytes (16/24/32).  */
 const cipher_spec *aes_spec_for_keylen (size_t keylen);
 
+/* The reference for GCM-SIV's CTR (RFC 8452 4): IN XOR the keystream of
+ * SPEC's single-block encryption under CTX from the counter block CTR
+ * (bytes 0..3 a little-endian counter, + 1 mod 2^32 per block), NBLOCKS
+ * whole blocks; CTR is advanced past them.  */
+Bytes ctr32le_reference (const cipher_spec *spec, void *ctx, Bytes &ctr,
+                         const uint8_t *in, size_t nblocks);
+
 /* An algorithm of libgcrypt 1.11, not in the system 1.10 (ARIA): gcipher
  * implements it with 1.11's ids and answers, the system library answers
  * as for an unknown id.  Suites that compare every algorithm id with the
