@@ -1,36 +1,40 @@
 /* cipher-gcm-intel-vpclmul.cpp - GHASH (NIST SP 800-38D 6.4) with
  * VPCLMULQDQ on 256-bit (AVX2, 2 blocks per instruction) and 512-bit
- * (AVX-512, 4 blocks per instruction) registers.
+ * (AVX-512, 4 blocks per instruction) registers; POLYVAL (RFC 8452 3)
+ * through the same code for GCM-SIV; the stitched VAES kernels of GCM
+ * and GCM-SIV decryption (cipher-gcm-intel-vaes-kernel.h).
  *
  * Same representation as cipher-gcm-intel-pclmul.cpp (blocks loaded
  * byte-reversed, key powers stored premultiplied by x^-1, so a carry-less
- * product needs no 1-bit shift; see there for the derivation).  The key
- * area starts with exactly the pclmul back end's layout (H^1..H^8 and
- * their Karatsuba halves), so its 128-bit code serves the tails, and
- * continues with H^32..H^1 in load order (hp[i] = H^(32-i) * x^-1): one
- * 512-bit load gives the powers for four consecutive blocks, e.g.
- * hp[16..19] = H^16..H^13 for blocks 0..3 of a 16-block group.
+ * product needs no 1-bit shift; cipher-gcm-intel-clmul.h).  The key area
+ * starts with exactly the pclmul back end's layout (H^1..H^8 and their
+ * Karatsuba halves), so its 128-bit code serves the tails, and continues
+ * with H^64..H^1 in load order (hp[i] = H^(64-i) * x^-1): one 512-bit
+ * load gives the powers for four consecutive blocks, e.g. hp[48..51] =
+ * H^16..H^13 for blocks 0..3 of a 16-block run; then hkp[i], the XOR of
+ * hp[i]'s two 64-bit halves in both halves of the lane (the Karatsuba
+ * operand of the key).
  *
- * continues with hkp[i], the XOR of hp[i]'s two 64-bit halves in both
- * halves of the lane (the Karatsuba operand of the key).
- *
- * Per group, every block D (halves d1 x^64 + d0) is multiplied with its
- * power P (p1 x^64 + p0) the Karatsuba way, three carry-less products
- * instead of the schoolbook four:
+ * Every block D (halves d1 x^64 + d0) is multiplied with its power P
+ * (p1 x^64 + p0) the Karatsuba way, three carry-less products instead of
+ * the schoolbook four:
  *   D P = d1 p1 x^128 + (d1 p0 + d0 p1) x^64 + d0 p0,
  *   d1 p0 + d0 p1 = (d1 + d0) (p1 + p0) + d1 p1 + d0 p0   (over GF(2)),
  * so each lane forms LO = d0 p0, HI = d1 p1 and M = (d1 + d0) (p1 + p0)
- * (the last with hkp, and D's halves XORed by one shuffle and one XOR).
- * The three sums run over all blocks of the group unreduced; at the end
- * the lanes are folded to 128 bits, the middle recovered as M + LO + HI
- * and the 256-bit [HI : LO] + middle x^64 reduced once.  VPCLMULQDQ is
- * the bottleneck of this code (on Zen 4 one instruction per two cycles
- * whatever the width, measured; the AES unit runs beside it), so the
- * fourth product saved is a quarter of the GHASH time.  The running
- * value Y is multiplied by the group's top power on its own, after the
- * lanes are folded (cipher-gcm-intel-vaes-kernel.h explains why).  The functions carry their ISA as target attributes (the
- * file itself is built for PCLMUL/SSE4.1 only) and are only installed
- * when the hwf bits say the CPU has them.
+ * (the last with hkp, and D's halves XORed by one VPSHUFD and one XOR).
+ * The three sums run over a whole run of blocks unreduced; at the end the
+ * middle is recovered as M + LO + HI, folded into [HI : LO] at x^64 and
+ * each lane reduced (finish512_karatsuba), then the lanes are XORed to
+ * 128 bits.  VPCLMULQDQ is the bottleneck of this code (one instruction
+ * per two cycles whatever the width on Zen 4 and Zen 5, measured; the
+ * AES unit runs beside it), so the fourth product saved is a quarter of
+ * the GHASH time.  The running value Y is XORed into the run's first
+ * block (it then meets the run's top power).  POLYVAL is the same
+ * computation without the byte reversals of the blocks and of Y, on the
+ * key area of mulX_GHASH (ByteReverse (H)) (RFC 8452 Appendix A: the two
+ * reversals cancel).  The functions carry their ISA as target
+ * attributes (the file itself is built for PCLMUL/SSE4.1 only) and are
+ * only installed when the hwf bits say the CPU has them.
  */
 #include <config.h>
 
@@ -314,8 +318,8 @@ vpclmul_avx512_setkey (gcm_ghash_key *key, const unsigned char *hbytes)
  * are folded (finish512_karatsuba).  REV: blocks byte-reversed on load
  * (GHASH); without it the blocks are used as they are, which with the
  * key mulX_GHASH (ByteReverse (H)) and Y = S computes POLYVAL (RFC 8452
- * Appendix A: the two byte reversals cancel).  Returns the blocks left
- * (< 16); BUF and NBLOCKS advanced.  */
+ * Appendix A: the two byte reversals cancel).  Returns the new Y; BUF
+ * and NBLOCKS advanced (fewer than 16 blocks left).  */
 template <bool REV>
 TARGET_AVX512 inline __m128i
 ghash512 (const vpclmul_key *k, __m128i y, const unsigned char *&buf,
@@ -589,24 +593,8 @@ struct V
                     : "m" (*(const T *) ctr_steps4.be[j]));
     return c;
   }
-  /* Per lane: the Karatsuba middle recovered (MID + LO + HI), added into
-   * [HI : LO] at x^64 (its halves swapped by VPSHUFD and XORed into the
-   * high qword of LO and the low qword of HI under a write mask: no
-   * byte shift, which would be a shuffle), then the reduction of
-   * reduce128 with every lane at once.  */
   GCM_ALWAYS_INLINE T reduce_lanes (T lo, T mid, T hi)
-  {
-    const T q = _mm512_set1_epi64 ((long long) 0xc200000000000000ULL);
-    const T m = _mm512_ternarylogic_epi64 (mid, lo, hi, 0x96);
-    const T s = _mm512_shuffle_epi32 (m, _MM_PERM_BADC);
-    lo = _mm512_mask_xor_epi64 (lo, 0xaa, lo, s);
-    hi = _mm512_mask_xor_epi64 (hi, 0x55, hi, s);
-    T t = _mm512_clmulepi64_epi128 (lo, q, 0x00);
-    lo = _mm512_xor_si512 (_mm512_shuffle_epi32 (lo, _MM_PERM_BADC), t);
-    t = _mm512_clmulepi64_epi128 (lo, q, 0x00);
-    return _mm512_ternarylogic_epi64 (hi, _mm512_shuffle_epi32 (lo, _MM_PERM_BADC),
-                                      t, 0x96);
-  }
+  { return finish512_karatsuba (lo, mid, hi); }
   GCM_ALWAYS_INLINE void cleanup () { vec_clear_zmm (); }  /* zmm16-31 too.  */
 };
 
@@ -711,7 +699,7 @@ struct V
                     : "m" (*(const T *) ctr_steps2.be[j]));
     return c;
   }
-  /* As the 512-bit reduce_lanes, with blends for the write masks.  */
+  /* As finish512_karatsuba, with blends for the write masks.  */
   GCM_ALWAYS_INLINE T reduce_lanes (T lo, T mid, T hi)
   {
     const T q = _mm256_set1_epi64x ((long long) 0xc200000000000000ULL);
