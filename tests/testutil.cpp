@@ -9,7 +9,7 @@
 #include <sstream>
 
 #ifndef TESTVECTORS_DIR
-#define TESTVECTORS_DIR "../shared/testvectors"
+#error "TESTVECTORS_DIR is set by tests/Makefile.am"
 #endif
 
 namespace testutil {

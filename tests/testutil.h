@@ -48,7 +48,7 @@ inline std::string hex_encode (const Bytes &b)
 /* ---- Files ---------------------------------------------------------- */
 /* Whole file into *OUT; false if it cannot be read.  */
 bool read_file (const std::string &path, std::string *out);
-/* TESTVECTORS_DIR "/" REL (the shared read-only vector tree).  */
+/* TESTVECTORS_DIR "/" REL (tests/testvectors of the source tree).  */
 std::string testvector_path (const std::string &rel);
 
 /* ---- Botan .vec ----------------------------------------------------- */

@@ -137,10 +137,6 @@ else
     mv "$top_builddir/gcipher-cross-src" "$src" ||
     { say "make distdir failed"; exit 1; }
 fi
-# The tests read ../shared/testvectors beside the source tree.
-if [ "$src" != "$top_srcdir" ] && [ -d "$top_srcdir/../shared" ]; then
-  ln -sfn "$top_srcdir/../shared" "$cross/shared"
-fi
 say "source tree: $src ($(elapsed "$t0"))"
 
 # --- 3. Per target: dependencies, configure, build, tests --------------

@@ -27,7 +27,6 @@
 #                   source tree is configured in-tree (which refuses VPATH
 #                   builds); modification times are kept, so make
 #                   rebuilds only what changed since the last run
-#   shared          symlink to the test vectors beside the source tree
 #   TREE/build/     the VPATH build (TREE: asan, tsan)
 #   TREE/logs/      the test logs (t-*.log, t-*.trs, test-suite.log):
 #                   .ci/run counts them like the main tree's
