@@ -58,7 +58,7 @@
  * taken right after the row (a side that disagreed in the cross-check is
  * shown as `-').  A row nobody can run is left out.
  *
- * Output: see doc/gcipher.md 5 (`tests/bench-compare').
+ * Output: see doc/gcipher.md 12 (`tests/bench-compare').
  */
 #include <config.h>
 

@@ -912,7 +912,7 @@ TEST_F (BadInput, EveryRowEveryModeEveryState)
             }
           /* After a refused key libgcrypt's GCM, EAX, SIV and GCM-SIV
            * go on with key material derived from the old key; gcipher
-           * has no key then (doc/gcipher.md 4).  Only the code is
+           * has no key then (doc/gcipher.md 2).  Only the code is
            * compared.  */
           if (!r.crashed && !key_refused && !skip_after && o.after != r.after)
             fail ("state after the call differs from libgcrypt's\n"

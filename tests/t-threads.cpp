@@ -1,7 +1,7 @@
 // t-threads.cpp - many threads opening, keying and using cipher handles
 // at once, the first of them racing the library's first use.
 //
-// What gcipher promises (doc/gcipher.md, "Sanitizers and threads"): any
+// What gcipher promises (doc/gcipher.md 1.4, "Threads"): any
 // thread may make the first call into the library, and any number may
 // make it at the same time; the one-time work behind it (hardware
 // feature detection, each algorithm's self-test at its first setkey,
