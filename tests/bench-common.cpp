@@ -634,6 +634,165 @@ format_csv_line (const std::vector<std::string> &fields)
   return out;
 }
 
+namespace {
+
+/* libgcrypt's benchmark kinds other than ciphers (its benchmark's and its
+ * bench-slope's commands together, plus "pubkey" and "hash" under both
+ * spellings): gcipher has nothing to time for them.  */
+const char *const kOtherCommands[] = {
+  "md", "hash", "mac", "kdf", "ecc", "random", "mpi", "pubkey", "rsa",
+  "dsa", "prime",
+};
+
+/* Options of libgcrypt's benchmark that tune a non-cipher part of its
+ * run.  Accepted (with their value) so that command lines written for
+ * libgcrypt work unchanged; they change nothing here.  */
+struct IgnoredOption
+{
+  const char *name;
+  bool has_value;
+  const char *part;   /* what it tunes, for the note */
+};
+const IgnoredOption kBenchmarkIgnored[] = {
+  { "--hash-repetitions", true, "the hash benchmark" },
+  { "--mac-repetitions", true, "the MAC benchmark" },
+  { "--pk-count", true, "the public-key benchmarks" },
+  { "--no-blinding", false, "the public-key benchmarks" },
+  { "--progress", false, "public-key and prime generation" },
+  { "--prefer-standard-rng", false, "the random-number generator" },
+  { "--prefer-fips-rng", false, "the random-number generator" },
+  { "--prefer-system-rng", false, "the random-number generator" },
+};
+
+/* Shared tail of both parsers: the command and its algorithm names.
+ * SKIPPED_BY_DEFAULT lists, for the note, what libgcrypt's program runs
+ * besides ciphers when it is given no command.  */
+bool
+parse_command (const std::vector<std::string> &args, size_t i,
+               const char *skipped_by_default, std::string *command,
+               std::vector<std::string> *algos,
+               std::vector<std::string> *notes, std::string *err)
+{
+  if (i >= args.size ())
+    {
+      notes->push_back (std::string ("no command: running the cipher "
+                                     "benchmark for every algorithm; the ")
+                        + skipped_by_default
+                        + " parts of libgcrypt's run have no gcipher "
+                          "counterpart and are skipped");
+      return true;
+    }
+  const std::string &c = args[i];
+  if (c != "cipher" && !is_other_bench_command (c))
+    {
+      *err = "unknown command `" + c + "'";
+      return false;
+    }
+  *command = c;
+  algos->assign (args.begin () + (long) i + 1, args.end ());
+  if (c != "cipher")
+    notes->push_back ("`" + c + "' benchmark skipped: gcipher implements "
+                      "ciphers only");
+  return true;
+}
+
+} // namespace
+
+bool
+is_other_bench_command (const std::string &cmd)
+{
+  for (const char *c : kOtherCommands)
+    if (cmd == c)
+      return true;
+  return false;
+}
+
+bool
+parse_benchmark_args (const std::vector<std::string> &args,
+                      BenchmarkOptions *opt, std::string *err)
+{
+  size_t i = 0;
+  for (; i < args.size (); i++)
+    {
+      const std::string &a = args[i];
+      bool has_val = i + 1 < args.size ();
+      if (a == "--")
+        {
+          i++;
+          break;
+        }
+      if (a.size () < 2 || a[0] != '-' || a[1] != '-')
+        break;
+      const IgnoredOption *ign = nullptr;
+      for (const IgnoredOption &o : kBenchmarkIgnored)
+        if (a == o.name)
+          ign = &o;
+      if (ign)
+        {
+          if (ign->has_value && !has_val)
+            {
+              *err = "option " + a + " needs a value";
+              return false;
+            }
+          if (ign->has_value)
+            i++;
+          opt->notes.push_back ("option " + a + " ignored: it concerns "
+                                + ign->part + ", which gcipher does not "
+                                "have");
+        }
+      else if (a == "--help")
+        opt->help = true;
+      else if (a == "--verbose")
+        opt->verbose = true;
+      else if (a == "--debug")
+        opt->verbose = opt->debug = true;
+      else if (a == "--fips")
+        opt->fips = true;
+      else if (a == "--use-secmem")
+        opt->use_secmem = true;
+      else if (a == "--cipher-with-keysetup")
+        opt->cipher_with_keysetup = true;
+      else if (a == "--large-buffers")
+        opt->large_buffers = true;
+      else if (a == "--huge-buffers")
+        opt->huge_buffers = true;
+      else if (a == "--cipher-repetitions" && has_val)
+        {
+          /* Counts below 1 mean 1, as in libgcrypt.  */
+          long v;
+          if (!parse_int (args[++i], -1000000, 1000000, &v))
+            {
+              *err = "invalid --cipher-repetitions `" + args[i] + "'";
+              return false;
+            }
+          opt->cipher_repetitions = v < 1 ? 1 : (int) v;
+        }
+      else if (a == "--alignment" && has_val)
+        {
+          /* libgcrypt takes 1..16; up to 64 reaches the AVX-512 line.  */
+          long v;
+          if (!parse_int (args[++i], 1, 64, &v))
+            {
+              *err = "value for --alignment must be 1..64, not `" + args[i]
+                     + "'";
+              return false;
+            }
+          opt->alignment = (size_t) v;
+        }
+      else if (a == "--disable-hwf" && has_val)
+        opt->disable_hwf.push_back (args[++i]);
+      else
+        {
+          *err = "unknown option or missing value: " + a;
+          return false;
+        }
+    }
+  if (opt->help)
+    return true;
+  return parse_command (args, i, "md, mac, pubkey, ecc, mpi and random",
+                        &opt->command, &opt->algos, &opt->notes, err);
+}
+
 bool
 parse_slope_args (const std::vector<std::string> &args, SlopeOptions *opt,
                   std::string *err)
@@ -650,7 +809,13 @@ parse_slope_args (const std::vector<std::string> &args, SlopeOptions *opt,
         }
       if (a.size () < 2 || a[0] != '-' || a[1] != '-')
         break;
-      if (a == "--unaligned")
+      if (a == "--help")
+        opt->help = true;
+      else if (a == "--verbose")
+        opt->verbose = true;
+      else if (a == "--debug")
+        opt->verbose = opt->debug = true;
+      else if (a == "--unaligned")
         opt->unaligned = true;
       else if (a == "--csv")
         opt->csv = true;
@@ -667,13 +832,28 @@ parse_slope_args (const std::vector<std::string> &args, SlopeOptions *opt,
         opt->disable_hwf.push_back (args[++i]);
       else if (a == "--repetitions" && has_val)
         {
-          long v;
-          if (!parse_int (args[++i], 1, 100000, &v))
+          /* A count below the minimum (or no number at all) falls back
+           * to the default with a note instead of stopping the run, the
+           * way libgcrypt's bench-slope treats it.  */
+          long v = 0;
+          const std::string &s = args[++i];
+          bool number = parse_int (s, std::numeric_limits<long>::min (),
+                                   std::numeric_limits<long>::max (), &v);
+          if (number && v >= kSlopeMinRepetitions && v <= 100000)
+            opt->repetitions = (int) v;
+          else if (number && v > 100000)
             {
-              *err = "invalid --repetitions `" + args[i] + "'";
+              *err = "invalid --repetitions `" + s + "' (at most 100000)";
               return false;
             }
-          opt->repetitions = (int) v;
+          else
+            {
+              opt->repetitions = kSlopeDefaultRepetitions;
+              opt->notes.push_back (
+                  "--repetitions `" + s + "' is below the minimum of "
+                  + std::to_string (kSlopeMinRepetitions) + " - using "
+                  + std::to_string (kSlopeDefaultRepetitions));
+            }
         }
       else
         {
@@ -681,13 +861,18 @@ parse_slope_args (const std::vector<std::string> &args, SlopeOptions *opt,
           return false;
         }
     }
-  if (i >= args.size () || args[i] != "cipher")
-    {
-      *err = "only the `cipher' benchmark is implemented";
-      return false;
-    }
-  opt->algos.assign (args.begin () + (long) i + 1, args.end ());
-  return true;
+  if (opt->help)
+    return true;
+  return parse_command (args, i, "hash, mac, kdf and ecc", &opt->command,
+                        &opt->algos, &opt->notes, err);
+}
+
+std::string
+format_cpb_cell (double ns_per_byte, double mhz, bool csv)
+{
+  if (mhz > 0)
+    return format_number (ns_to_cycles (ns_per_byte, mhz));
+  return csv ? "" : "-";
 }
 
 bool

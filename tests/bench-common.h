@@ -184,21 +184,77 @@ std::string format_csv_line (const std::vector<std::string> &fields);
 /* Split S at SEP (no quoting; empty fields kept).  */
 std::vector<std::string> split (const std::string &s, char sep);
 
-/* bench-slope's command line (after the program name).  */
+/* ---- libgcrypt's benchmark and bench-slope command lines ---------------
+ *
+ * Both tools take every option and command libgcrypt's programs of the
+ * same name take.  gcipher is a cipher library only, so what concerns
+ * hashes, MACs, KDFs, public keys, big numbers or the RNG is accepted
+ * (with its argument, if it has one) and skipped; the parsers then add a
+ * one-line explanation to NOTES, which the tools print on stderr.  */
+
+/* A command of libgcrypt's benchmark or bench-slope that selects
+ * something other than ciphers ("md", "hash", "mac", "kdf", "ecc",
+ * "random", "mpi", "pubkey", "rsa", "dsa", "prime").  */
+bool is_other_bench_command (const std::string &cmd);
+
+/* tests/benchmark's command line (after the program name):
+ * [options] [COMMAND [ALGO...]].  */
+struct BenchmarkOptions
+{
+  int cipher_repetitions = 1; /* multiplies the calls per cell */
+  bool large_buffers = false; /* 100 KiB per call */
+  bool huge_buffers = false;  /* 256 MiB per call */
+  size_t alignment = 16;      /* buffers start this far past 64 bytes */
+  std::vector<std::string> disable_hwf;
+  bool verbose = false;       /* errors of `-' cells, library config */
+  bool debug = false;         /* as verbose (libgcrypt: library debug) */
+  bool fips = false;          /* ask the library for FIPS mode */
+  bool use_secmem = false;    /* handles in secure memory */
+  bool cipher_with_keysetup = false;  /* setkey inside the timed loop */
+  bool help = false;
+  std::string command;        /* "" = none given: everything there is */
+  std::vector<std::string> algos;     /* after the command; empty: all */
+  std::vector<std::string> notes;     /* for stderr, one line each */
+  /* True if the cipher table is to be printed (no command or "cipher").  */
+  bool run_cipher () const { return command.empty () || command == "cipher"; }
+};
+/* Parse ARGS.  Returns false with a message in *ERR on a usage error
+ * (unknown option or command, missing or invalid value).  */
+bool parse_benchmark_args (const std::vector<std::string> &args,
+                           BenchmarkOptions *opt, std::string *err);
+
+/* bench-slope's default and smallest --repetitions: below the minimum
+ * the default is used, with a note (as libgcrypt's bench-slope does with
+ * its own default of 64).  */
+constexpr int kSlopeDefaultRepetitions = 32;
+constexpr int kSlopeMinRepetitions = 2;
+
+/* bench-slope's command line (after the program name):
+ * [options] [COMMAND [ALGO...]].  */
 struct SlopeOptions
 {
   double cpu_mhz = 0;         /* fixed MHz, 0 = none */
   bool auto_mhz = false;
   std::vector<std::string> disable_hwf;
-  int repetitions = 32;       /* timings per buffer length (best kept) */
+  int repetitions = kSlopeDefaultRepetitions; /* per buffer length */
   bool unaligned = false;
   bool csv = false;
+  bool verbose = false;       /* library and skipped rows on stderr */
+  bool debug = false;         /* as verbose */
+  bool help = false;
+  std::string command;        /* "" = none given: every section there is */
   std::vector<std::string> algos;   /* empty: all */
+  std::vector<std::string> notes;   /* for stderr, one line each */
+  bool run_cipher () const { return command.empty () || command == "cipher"; }
 };
-/* Parse ARGS (bench-slope [options] cipher [ALGO...]).  Returns false
- * with a message in *ERR on a usage error.  */
+/* Parse ARGS.  Returns false with a message in *ERR on a usage error.  */
 bool parse_slope_args (const std::vector<std::string> &args,
                        SlopeOptions *opt, std::string *err);
+
+/* The cycles/byte cell: the number, or "-" when the clock is unknown
+ * (MHZ <= 0), as libgcrypt's table prints it; CSV leaves the field
+ * empty instead.  */
+std::string format_cpb_cell (double ns_per_byte, double mhz, bool csv);
 
 /* bench-compare's command line.  */
 struct CompareOptions

@@ -3,7 +3,14 @@
  *
  * Usage:
  *   bench-slope [--cpu-mhz auto|MHZ] [--disable-hwf NAME]...
- *               [--repetitions N] [--unaligned] [--csv] cipher [ALGO...]
+ *               [--repetitions N] [--unaligned] [--csv] [--verbose]
+ *               [--debug] [COMMAND [ALGO...]]
+ *
+ * The options and commands are libgcrypt's bench-slope's.  COMMAND
+ * `cipher' (or none: every algorithm) is what this program times; hash,
+ * mac, kdf and ecc (and benchmark's md, random, pubkey, ...) are accepted
+ * and skipped with a note on stderr, since gcipher has only ciphers.
+ * --repetitions below 2 falls back to the default with a note.
  *
  * Output (stdout), per algorithm:
  *
@@ -19,7 +26,8 @@
  * enc/dec/auth), each only if the library opens the mode for the
  * algorithm and its first call succeeds.  The "auto Mhz" column is there
  * with --cpu-mhz auto; with --cpu-mhz MHZ cycles/byte uses that clock and
- * the column is left out; without the option cycles/byte is blank.
+ * the column is left out; without the option (or where the estimate
+ * fails) the cycles/byte cell is `-', as in libgcrypt (empty in CSV).
  * --csv prints instead one line per row:
  *   cipher,ALGO,MODE OP,,,NS,ns/B,MIBS,MiB/s,CPB,c/B[,MHZ,Mhz]
  *
@@ -47,6 +55,7 @@
 #include <gcrypt.h>
 
 #include <dlfcn.h>
+#include <stdarg.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -114,6 +123,22 @@ check_api ()
 #undef SLOPE_CHECK
   if (missing)
     exit (2);
+}
+
+/* --verbose: a line on stderr (stdout flushed first so that the two
+ * streams interleave in order on a terminal).  */
+void __attribute__ ((format (printf, 1, 2)))
+verbose (const char *fmt, ...)
+{
+  if (!opt.verbose)
+    return;
+  fflush (stdout);
+  fprintf (stderr, "%s: ", kPgm);
+  va_list ap;
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  putc ('\n', stderr);
 }
 
 enum Op { kEnc, kDec, kAuth };
@@ -259,10 +284,9 @@ print_row (const char *algo, const std::string &row, double ns_per_byte,
   std::string ns = bench::format_number (ns_per_byte);
   std::string mib = bench::format_number (
       bench::ns_per_byte_to_mib_per_s (ns_per_byte));
-  std::string cpb = mhz > 0 ? bench::format_number (
-                                  bench::ns_to_cycles (ns_per_byte, mhz))
-                            : "";
-  std::string mhz_s = mhz > 0 ? bench::format_number (mhz) : "";
+  std::string cpb = bench::format_cpb_cell (ns_per_byte, mhz, opt.csv);
+  std::string mhz_s = mhz > 0 ? bench::format_number (mhz)
+                              : opt.csv ? "" : "-";
   if (opt.csv)
     {
       printf ("cipher,%s,%s,,,%s,ns/B,%s,MiB/s,%s,c/B", algo, row.c_str (),
@@ -341,10 +365,18 @@ cipher_bench (int algo, unsigned char *buf)
       memset (r.tag, 0x5a, sizeof r.tag);
       bool two_keys = m.mode == GCRY_CIPHER_MODE_XTS
                       || m.mode == GCRY_CIPHER_MODE_SIV;
-      if (gcry_cipher_open (&r.hd, algo, m.mode, 0))
-        continue;
-      if (gcry_cipher_setkey (r.hd, r.key, two_keys ? 2 * keylen : keylen))
+      gcry_error_t err = gcry_cipher_open (&r.hd, algo, m.mode, 0);
+      if (err)
         {
+          verbose ("%s %s: no row: open: %s", name, m.name,
+                   gcry_strerror (err));
+          continue;
+        }
+      err = gcry_cipher_setkey (r.hd, r.key, two_keys ? 2 * keylen : keylen);
+      if (err)
+        {
+          verbose ("%s %s: no row: setkey: %s", name, m.name,
+                   gcry_strerror (err));
           gcry_cipher_close (r.hd);
           continue;
         }
@@ -356,7 +388,11 @@ cipher_bench (int algo, unsigned char *buf)
               [&r, op] (size_t len) { return run_op (r, op, len); }, sizes,
               opt.repetitions);
           if (ns < 0)
-            continue;
+            {
+              verbose ("%s %s %s: no row: a call failed", name, m.name,
+                       kOpName[o]);
+              continue;
+            }
           double mhz = opt.cpu_mhz;
           if (opt.auto_mhz)
             mhz = bench::estimate_cpu_mhz ();
@@ -376,10 +412,31 @@ usage (int status, const std::string &why)
 {
   if (!why.empty ())
     fprintf (stderr, "%s: %s\n", kPgm, why.c_str ());
-  fprintf (status ? stderr : stdout,
-           "usage: %s [--cpu-mhz auto|MHZ] [--disable-hwf NAME]..."
-           " [--repetitions N]\n"
-           "       [--unaligned] [--csv] cipher [ALGO...]\n", kPgm);
+  FILE *f = status ? stderr : stdout;
+  fprintf (f,
+           "usage: %s [options] [cipher [ALGO...]]\n"
+           "Times ciphers per byte, in the layout of libgcrypt's"
+           " bench-slope.\n"
+           "Without a command every cipher algorithm is timed; the"
+           " commands hash, mac,\n"
+           "kdf and ecc (and md, random, pubkey, rsa, dsa, mpi, prime)"
+           " are accepted but\n"
+           "skipped: gcipher has ciphers only.\n"
+           "options:\n"
+           "  --cpu-mhz auto|MHZ     clock for the cycles/byte column"
+           " (auto: estimate it\n"
+           "                         after each row); without it the"
+           " column shows -\n"
+           "  --disable-hwf NAME     switch a hardware feature off in the"
+           " library\n"
+           "  --repetitions N        timings per buffer length, N >= %d"
+           " (default %d)\n"
+           "  --unaligned            buffer one byte off alignment\n"
+           "  --csv                  comma-separated rows\n"
+           "  --verbose, --debug     library and skipped rows on"
+           " stderr\n",
+           kPgm, bench::kSlopeMinRepetitions,
+           bench::kSlopeDefaultRepetitions);
   exit (status);
 }
 
@@ -391,20 +448,36 @@ main (int argc, char **argv)
   check_api ();
   std::vector<std::string> args (argv + 1, argv + argc);
   for (const std::string &a : args)
-    if (a == "--help" || a == "-h")
+    if (a == "-h")
       usage (0, "");
   std::string err;
   if (!bench::parse_slope_args (args, &opt, &err))
     usage (2, err);
+  if (opt.help)
+    usage (0, "");
+  for (const std::string &n : opt.notes)
+    fprintf (stderr, "%s: %s\n", kPgm, n.c_str ());
+  if (!opt.run_cipher ())
+    return 0;
 
   /* Before the library initialises (gcry_check_version).  */
   for (const std::string &h : opt.disable_hwf)
     if (gcry_control (GCRYCTL_DISABLE_HWF, h.c_str (), NULL))
       fprintf (stderr, "%s: unknown hardware feature `%s' - option ignored\n",
                kPgm, h.c_str ());
-  gcry_check_version (NULL);
+  const char *version = gcry_check_version (NULL);
   gcry_control (GCRYCTL_DISABLE_SECMEM, 0);
   gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
+  if (opt.verbose)
+    {
+      Dl_info info;
+      void *sym = dlsym (RTLD_DEFAULT, "gcry_check_version");
+      fprintf (stderr, "%s: library %s version %s, %d repetitions\n", kPgm,
+               sym && dladdr (sym, &info) && info.dli_fname ? info.dli_fname
+                                                           : "(unknown)",
+               version ? version : "(null)", opt.repetitions);
+      gcry_control (GCRYCTL_PRINT_CONFIG, stderr);
+    }
 
   size_t bufsize = kStep * kPoints + 128;
   unsigned char *raw = static_cast<unsigned char *> (aligned_alloc (64,

@@ -3,8 +3,25 @@
  *
  * Usage:
  *   benchmark [--cipher-repetitions N] [--large-buffers] [--huge-buffers]
- *             [--alignment N] [--disable-hwf NAME]... [--verbose]
- *             cipher [ALGO...]
+ *             [--alignment N] [--disable-hwf NAME]... [--verbose] [--debug]
+ *             [--cipher-with-keysetup] [--use-secmem] [--fips]
+ *             [COMMAND [ALGO...]]
+ *
+ * Options and commands are those of libgcrypt's benchmark (parsed by
+ * bench::parse_benchmark_args).  COMMAND `cipher', or none (every cipher
+ * algorithm), prints the table below; libgcrypt's other commands (md,
+ * mac, random, mpi, pubkey, rsa, dsa, ecc, prime) and its options for
+ * those parts (--hash-repetitions, --mac-repetitions, --pk-count,
+ * --no-blinding, --progress, --prefer-*-rng) are accepted and skipped
+ * with a note on stderr: gcipher has ciphers only.
+ *
+ * --cipher-with-keysetup puts gcry_cipher_setkey into every timed
+ * repetition (the chained modes keep their IV across it: setkey leaves
+ * the IV alone).  --use-secmem opens the handles with GCRY_CIPHER_SECURE
+ * (a secure-memory pool instead of disabling it).  --fips asks the
+ * library for FIPS mode before it initialises; gcipher has none and says
+ * so, a libgcrypt run under LD_LIBRARY_PATH then lists only the approved
+ * algorithms.  --debug is --verbose.
  *
  * The program uses nothing but the public libgcrypt API (gcrypt.h), so the
  * very same binary runs on gcipher's libgcrypt.so.20 (the RUNPATH set at
@@ -42,7 +59,8 @@
  * open, the setkey, the set-up or the first call failed (the error is
  * shown with --verbose).  For stream ciphers (block length 1) the first
  * pair is the plain stream and the second the algorithm's Poly1305 AEAD
- * mode, as in libgcrypt; the block-cipher-only modes show `-`.
+ * mode, as in libgcrypt, and the row ends after the last pair the
+ * library has (ARCFOUR, Salsa20: one pair; ChaCha20: two).
  *
  * After timing, each available mode is checked untimed by a round trip
  * (encrypt, then decrypt with a fresh IV and, for AEAD, the tag check); a
@@ -58,6 +76,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench-common.h"
 
 /* Every libgcrypt entry point the program calls, referenced weakly: the
  * program links (and starts) even against a libgcrypt.so.20 that lacks
@@ -122,16 +144,7 @@ constexpr size_t kTagLen = 16;          /* bytes; EAX on 64-bit blocks: 8 */
 constexpr size_t kXtsMaxCall = 16u << 20; /* bytes per XTS call (2^20 blocks) */
 constexpr size_t kVerifyLen = 4096;     /* bytes of the round-trip check */
 
-struct Options
-{
-  int cipher_repetitions = 1;
-  bool large_buffers = false;
-  bool huge_buffers = false;
-  size_t alignment = 16;
-  bool verbose = false;
-};
-
-Options opt;
+bench::BenchmarkOptions opt;
 int exit_status = 0;
 
 /* One column pair of the table.  A block cipher runs BLOCK_MODE, a stream
@@ -141,20 +154,26 @@ struct Column
   const char *label;
   int block_mode;
   int stream_mode;
+  /* Where the label starts in its 16-character column (separator
+   * included): the offsets libgcrypt's header has, which are not all
+   * "centred" by one rule, so scripts that cut libgcrypt's header by
+   * position cut ours the same.  */
+  int label_offset;
 };
 
 constexpr Column kColumns[] = {
-  { "ECB/Stream",   GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_STREAM },
-  { "CBC/Poly1305", GCRY_CIPHER_MODE_CBC, GCRY_CIPHER_MODE_POLY1305 },
-  { "CFB",          GCRY_CIPHER_MODE_CFB, 0 },
-  { "OFB",          GCRY_CIPHER_MODE_OFB, 0 },
-  { "CTR",          GCRY_CIPHER_MODE_CTR, 0 },
-  { "XTS",          GCRY_CIPHER_MODE_XTS, 0 },
-  { "CCM",          GCRY_CIPHER_MODE_CCM, 0 },
-  { "GCM",          GCRY_CIPHER_MODE_GCM, 0 },
-  { "OCB",          GCRY_CIPHER_MODE_OCB, 0 },
-  { "EAX",          GCRY_CIPHER_MODE_EAX, 0 },
+  { "ECB/Stream",   GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_STREAM, 3 },
+  { "CBC/Poly1305", GCRY_CIPHER_MODE_CBC, GCRY_CIPHER_MODE_POLY1305, 1 },
+  { "CFB",          GCRY_CIPHER_MODE_CFB, 0, 6 },
+  { "OFB",          GCRY_CIPHER_MODE_OFB, 0, 6 },
+  { "CTR",          GCRY_CIPHER_MODE_CTR, 0, 6 },
+  { "XTS",          GCRY_CIPHER_MODE_XTS, 0, 6 },
+  { "CCM",          GCRY_CIPHER_MODE_CCM, 0, 6 },
+  { "GCM",          GCRY_CIPHER_MODE_GCM, 0, 6 },
+  { "OCB",          GCRY_CIPHER_MODE_OCB, 0, 6 },
+  { "EAX",          GCRY_CIPHER_MODE_EAX, 0, 6 },
 };
+constexpr size_t kNumColumns = sizeof kColumns / sizeof kColumns[0];
 
 bool
 is_aead (int mode)
@@ -278,7 +297,9 @@ gcry_cipher_hd_t
 open_handle (const Bench &b, int mode)
 {
   gcry_cipher_hd_t hd = nullptr;
-  gcry_error_t err = gcry_cipher_open (&hd, b.algo, mode, 0);
+  gcry_error_t err = gcry_cipher_open (&hd, b.algo, mode,
+                                       opt.use_secmem ? GCRY_CIPHER_SECURE
+                                                      : 0);
   if (err)
     {
       verbose_error (b, mode, "open", err);
@@ -390,11 +411,18 @@ time_direction (Bench &b, int mode, bool enc)
 
   /* Repetition -1 is an untimed warm-up (lazy binding, caches, first-use
    * set-up in the library); its failure means "not available".  */
+  size_t klen = mode == GCRY_CIPHER_MODE_XTS ? 2 * b.keylen : b.keylen;
   double t0 = 0;
   for (int i = -1; i < b.reps; i++)
     {
       if (i == 0)
         t0 = cpu_seconds ();
+      if (opt.cipher_with_keysetup)
+        {
+          err = gcry_cipher_setkey (hd, b.key, klen);
+          if (err)
+            break;
+        }
       if (aead)
         {
           err = aead_message (b, hd, mode, enc, out, in, b.buflen);
@@ -476,16 +504,21 @@ print_header (void)
   printed = true;
   if (opt.cipher_repetitions != 1)
     printf ("Running each test %d times.\n", opt.cipher_repetitions);
-  printf ("%-12s", "");
-  for (const Column &c : kColumns)
+  /* The name column is 13 characters here (12 in the rows, whose cells
+   * bring their own separator); the label line is one character shorter
+   * than the dash line, as libgcrypt's.  */
+  std::string line (13, ' ');
+  for (size_t i = 0; i < kNumColumns; i++)
     {
-      int len = (int) strlen (c.label);
-      int pad = len < 15 ? (15 - len) / 2 : 0;
-      printf (" %*s%-*s", pad, "", 15 - pad, c.label);
+      const Column &c = kColumns[i];
+      std::string col (16, ' ');
+      col.replace ((size_t) c.label_offset, strlen (c.label), c.label);
+      line += col;
     }
-  putchar ('\n');
+  line.pop_back ();
+  printf ("%s\n", line.c_str ());
   printf ("%-12s", "");
-  for (size_t i = 0; i < sizeof kColumns / sizeof kColumns[0]; i++)
+  for (size_t i = 0; i < kNumColumns; i++)
     printf (" ---------------");
   putchar ('\n');
   fflush (stdout);
@@ -529,13 +562,20 @@ cipher_bench (int algo, const Buffer &plain, const Buffer &ct,
   printf ("%-12s", b.name);
   fflush (stdout);
 
+  /* A stream cipher's row ends after its last available pair (the
+   * block-cipher columns do not apply to it), as in libgcrypt; a `-' pair
+   * is printed only once a later pair has a time.  */
   bool stream = b.blklen == 1;
+  int pending_dashes = 0;
   for (const Column &c : kColumns)
     {
       int mode = stream ? c.stream_mode : c.block_mode;
       if (!mode)
         {
-          print_dash_pair ();
+          if (stream)
+            pending_dashes++;
+          else
+            print_dash_pair ();
           continue;
         }
       /* Whole blocks for the modes without padding or finalization.  */
@@ -547,10 +587,15 @@ cipher_bench (int algo, const Buffer &plain, const Buffer &ct,
       double te = time_direction (b, mode, true);
       if (te < 0)
         {
-          print_dash_pair ();
+          if (stream)
+            pending_dashes++;
+          else
+            print_dash_pair ();
           fflush (stdout);
           continue;
         }
+      for (; pending_dashes; pending_dashes--)
+        print_dash_pair ();
       print_ms (te);
       fflush (stdout);
       double td = time_direction (b, mode, false);
@@ -581,24 +626,35 @@ library_path (void)
 usage (int status)
 {
   fprintf (status ? stderr : stdout,
-           "usage: %s [--cipher-repetitions N] [--large-buffers]"
-           " [--huge-buffers]\n"
-           "       [--alignment N] [--disable-hwf NAME]... [--verbose]"
-           " cipher [ALGO...]\n", kPgm);
+           "usage: %s [options] [cipher [ALGO...]]\n"
+           "Times ciphers in the table layout of libgcrypt's benchmark"
+           " (milliseconds of\n"
+           "CPU time per cell).  Without a command every cipher algorithm"
+           " is timed; md,\n"
+           "mac, random, mpi, pubkey, rsa, dsa, ecc and prime are accepted"
+           " but skipped:\n"
+           "gcipher has ciphers only.\n"
+           "options:\n"
+           "  --cipher-repetitions N  N times the calls per cell"
+           " (default 1)\n"
+           "  --large-buffers         100 KiB per call instead of 1 KiB\n"
+           "  --huge-buffers          256 MiB per call\n"
+           "  --alignment N           buffers N bytes past a 64-byte"
+           " boundary (1..64)\n"
+           "  --cipher-with-keysetup  set the key in every timed"
+           " repetition\n"
+           "  --use-secmem            handles in secure memory\n"
+           "  --fips                  ask the library for FIPS mode\n"
+           "  --disable-hwf NAME      switch a hardware feature off in the"
+           " library\n"
+           "  --verbose, --debug      library, configuration and errors on"
+           " stderr\n"
+           "accepted and ignored (no cipher meaning): --hash-repetitions N,"
+           "\n"
+           "  --mac-repetitions N, --pk-count N, --no-blinding, --progress,\n"
+           "  --prefer-standard-rng, --prefer-fips-rng,"
+           " --prefer-system-rng\n", kPgm);
   exit (status);
-}
-
-int
-parse_int (const char *s, const char *what)
-{
-  char *end;
-  long v = strtol (s, &end, 10);
-  if (*s == '\0' || *end != '\0' || v < 0 || v > 1000000)
-    {
-      fprintf (stderr, "%s: invalid %s `%s'\n", kPgm, what, s);
-      exit (2);
-    }
-  return (int) v;
 }
 
 } // namespace
@@ -607,62 +663,41 @@ int
 main (int argc, char **argv)
 {
   check_api ();
-  argc--, argv++;
-  /* Options first, as in libgcrypt's benchmark.  --disable-hwf goes to
-   * the library at once: it must precede the library's initialization,
-   * which gcry_check_version below performs.  */
-  while (argc && argv[0][0] == '-' && argv[0][1] == '-')
+  std::string err;
+  if (!bench::parse_benchmark_args (
+          std::vector<std::string> (argv + 1, argv + argc), &opt, &err))
     {
-      const char *a = argv[0];
-      bool has_arg = argc > 1;
-      if (!strcmp (a, "--"))
-        {
-          argc--, argv++;
-          break;
-        }
-      else if (!strcmp (a, "--help"))
-        usage (0);
-      else if (!strcmp (a, "--verbose"))
-        opt.verbose = true;
-      else if (!strcmp (a, "--large-buffers"))
-        opt.large_buffers = true;
-      else if (!strcmp (a, "--huge-buffers"))
-        opt.huge_buffers = true;
-      else if (!strcmp (a, "--cipher-repetitions") && has_arg)
-        {
-          opt.cipher_repetitions = parse_int (argv[1], "repetition count");
-          if (opt.cipher_repetitions < 1)
-            opt.cipher_repetitions = 1;
-          argc--, argv++;
-        }
-      else if (!strcmp (a, "--alignment") && has_arg)
-        {
-          int n = parse_int (argv[1], "alignment");
-          if (n < 1 || n > 64)
-            {
-              fprintf (stderr, "%s: alignment must be 1..64\n", kPgm);
-              exit (2);
-            }
-          opt.alignment = (size_t) n;
-          argc--, argv++;
-        }
-      else if (!strcmp (a, "--disable-hwf") && has_arg)
-        {
-          if (gcry_control (GCRYCTL_DISABLE_HWF, argv[1], NULL))
-            fprintf (stderr, "%s: unknown hardware feature `%s'"
-                     " - option ignored\n", kPgm, argv[1]);
-          argc--, argv++;
-        }
-      else
-        usage (2);
-      argc--, argv++;
+      fprintf (stderr, "%s: %s\n", kPgm, err.c_str ());
+      usage (2);
     }
-  if (!argc || strcmp (argv[0], "cipher"))
-    usage (2);
-  argc--, argv++;
+  if (opt.help)
+    usage (0);
+  for (const std::string &n : opt.notes)
+    fprintf (stderr, "%s: %s\n", kPgm, n.c_str ());
+  if (!opt.run_cipher ())
+    return 0;
+
+  /* Both go to the library before its initialization, which
+   * gcry_check_version below performs.  */
+  for (const std::string &h : opt.disable_hwf)
+    if (gcry_control (GCRYCTL_DISABLE_HWF, h.c_str (), NULL))
+      fprintf (stderr, "%s: unknown hardware feature `%s'"
+               " - option ignored\n", kPgm, h.c_str ());
+  if (opt.fips)
+    {
+      gcry_error_t ferr = gcry_control (GCRYCTL_FORCE_FIPS_MODE, 0);
+      if (ferr)
+        fprintf (stderr, "%s: the library has no FIPS mode (%s)"
+                 " - option --fips ignored\n", kPgm, gcry_strerror (ferr));
+    }
 
   const char *version = gcry_check_version (NULL);
-  gcry_control (GCRYCTL_DISABLE_SECMEM, 0);
+  /* Secure handles need a pool; it is sized for the handful of handles
+   * open at a time (one per timed direction).  */
+  if (opt.use_secmem)
+    gcry_control (GCRYCTL_INIT_SECMEM, 65536, 0);
+  else
+    gcry_control (GCRYCTL_DISABLE_SECMEM, 0);
   gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
   if (opt.verbose)
     {
@@ -688,21 +723,21 @@ main (int argc, char **argv)
   memset (ct.p, 0x5c, allocated);
   memset (back.p, 0xc5, allocated);
 
-  if (!argc)
+  if (opt.algos.empty ())
     {
       for (int algo = 1; algo < kMaxAlgoId; algo++)
         if (!gcry_cipher_test_algo (algo))
           cipher_bench (algo, plain, ct, back, allocated);
     }
   else
-    for (int i = 0; i < argc; i++)
+    for (const std::string &name : opt.algos)
       {
-        int algo = gcry_cipher_map_name (argv[i]);
+        int algo = gcry_cipher_map_name (name.c_str ());
         if (!algo || gcry_cipher_test_algo (algo))
           {
             fflush (stdout);
             fprintf (stderr, "%s: invalid or unavailable cipher algorithm"
-                     " `%s'\n", kPgm, argv[i]);
+                     " `%s'\n", kPgm, name.c_str ());
             exit_status = 1;
             continue;
           }

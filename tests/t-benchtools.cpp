@@ -382,16 +382,193 @@ TEST (BenchParse, SlopeArgs)
   EXPECT_TRUE (d.algos.empty ());
   EXPECT_EQ (d.repetitions, 32);
 
+  EXPECT_TRUE (d.notes.empty ());
+  EXPECT_TRUE (d.run_cipher ());
+
   for (std::vector<std::string> bad :
-       { std::vector<std::string>{}, { "aes" }, { "hash", "sha1" },
-         { "--cpu-mhz" }, { "--cpu-mhz", "fast", "cipher" },
-         { "--repetitions", "0", "cipher" }, { "--bogus", "cipher" } })
+       { std::vector<std::string>{ "aes" }, { "--cpu-mhz" },
+         { "--cpu-mhz", "fast", "cipher" }, { "--repetitions" },
+         { "--repetitions", "100001", "cipher" }, { "--bogus", "cipher" },
+         { "--unaligned-mode", "cipher" } })
     {
       bench::SlopeOptions x;
       err.clear ();
       EXPECT_FALSE (bench::parse_slope_args (bad, &x, &err));
       EXPECT_FALSE (err.empty ());
     }
+}
+
+/* What libgcrypt's bench-slope accepts beyond the cipher options.  */
+TEST (BenchParse, SlopeLibgcryptCompat)
+{
+  std::string err;
+  /* No command: the cipher section for every algorithm, with a note that
+   * the other sections are skipped.  */
+  bench::SlopeOptions n;
+  ASSERT_TRUE (bench::parse_slope_args ({}, &n, &err)) << err;
+  EXPECT_TRUE (n.run_cipher ());
+  EXPECT_TRUE (n.command.empty ());
+  EXPECT_TRUE (n.algos.empty ());
+  ASSERT_EQ (n.notes.size (), 1u);
+  EXPECT_NE (n.notes[0].find ("no command"), std::string::npos);
+
+  /* --verbose and --debug.  */
+  bench::SlopeOptions v;
+  ASSERT_TRUE (bench::parse_slope_args ({ "--verbose", "cipher" }, &v, &err));
+  EXPECT_TRUE (v.verbose);
+  EXPECT_FALSE (v.debug);
+  bench::SlopeOptions g;
+  ASSERT_TRUE (bench::parse_slope_args ({ "--debug", "cipher", "aes" }, &g,
+                                        &err));
+  EXPECT_TRUE (g.debug);
+  EXPECT_TRUE (g.verbose);
+  EXPECT_TRUE (g.notes.empty ());
+
+  /* The repetition floor: below 2 (or not a number) the default is used
+   * and a note says so; 2 itself is taken.  */
+  for (const char *low : { "1", "0", "-5", "x" })
+    {
+      bench::SlopeOptions r;
+      ASSERT_TRUE (bench::parse_slope_args ({ "--repetitions", low, "cipher" },
+                                            &r, &err)) << low;
+      EXPECT_EQ (r.repetitions, bench::kSlopeDefaultRepetitions) << low;
+      ASSERT_EQ (r.notes.size (), 1u) << low;
+      EXPECT_NE (r.notes[0].find ("minimum of 2"), std::string::npos);
+    }
+  bench::SlopeOptions two;
+  ASSERT_TRUE (bench::parse_slope_args ({ "--repetitions", "2", "cipher" },
+                                        &two, &err));
+  EXPECT_EQ (two.repetitions, 2);
+  EXPECT_TRUE (two.notes.empty ());
+
+  /* The other sections: accepted, skipped with a note.  */
+  for (const char *cmd : { "hash", "mac", "kdf", "ecc", "md", "random" })
+    {
+      bench::SlopeOptions o;
+      ASSERT_TRUE (bench::parse_slope_args ({ cmd, "sha1" }, &o, &err)) << cmd;
+      EXPECT_FALSE (o.run_cipher ()) << cmd;
+      EXPECT_EQ (o.command, cmd);
+      ASSERT_EQ (o.notes.size (), 1u);
+      EXPECT_NE (o.notes[0].find ("skipped"), std::string::npos);
+    }
+  bench::SlopeOptions u;
+  EXPECT_FALSE (bench::parse_slope_args ({ "frobnicate" }, &u, &err));
+
+  bench::SlopeOptions h;
+  ASSERT_TRUE (bench::parse_slope_args ({ "--csv", "--help" }, &h, &err));
+  EXPECT_TRUE (h.help);
+}
+
+TEST (BenchParse, BenchmarkArgs)
+{
+  std::string err;
+  bench::BenchmarkOptions o;
+  ASSERT_TRUE (bench::parse_benchmark_args (
+      { "--cipher-repetitions", "3", "--large-buffers", "--alignment", "1",
+        "--disable-hwf", "intel-aesni", "--cipher-with-keysetup",
+        "--use-secmem", "--fips", "--verbose", "cipher", "aes", "twofish" },
+      &o, &err)) << err;
+  EXPECT_EQ (o.cipher_repetitions, 3);
+  EXPECT_TRUE (o.large_buffers);
+  EXPECT_FALSE (o.huge_buffers);
+  EXPECT_EQ (o.alignment, 1u);
+  EXPECT_EQ (o.disable_hwf, (std::vector<std::string>{ "intel-aesni" }));
+  EXPECT_TRUE (o.cipher_with_keysetup);
+  EXPECT_TRUE (o.use_secmem);
+  EXPECT_TRUE (o.fips);
+  EXPECT_TRUE (o.verbose);
+  EXPECT_FALSE (o.debug);
+  EXPECT_EQ (o.command, "cipher");
+  EXPECT_TRUE (o.run_cipher ());
+  EXPECT_EQ (o.algos, (std::vector<std::string>{ "aes", "twofish" }));
+  EXPECT_TRUE (o.notes.empty ());
+
+  /* Defaults.  */
+  bench::BenchmarkOptions d;
+  ASSERT_TRUE (bench::parse_benchmark_args ({ "cipher" }, &d, &err));
+  EXPECT_EQ (d.cipher_repetitions, 1);
+  EXPECT_EQ (d.alignment, 16u);
+  EXPECT_FALSE (d.cipher_with_keysetup || d.use_secmem || d.fips
+                || d.verbose || d.large_buffers || d.huge_buffers);
+  EXPECT_TRUE (d.algos.empty ());
+
+  /* --debug is --verbose too; --huge-buffers; counts below 1 mean 1.  */
+  bench::BenchmarkOptions g;
+  ASSERT_TRUE (bench::parse_benchmark_args (
+      { "--debug", "--huge-buffers", "--cipher-repetitions", "0", "cipher" },
+      &g, &err));
+  EXPECT_TRUE (g.debug && g.verbose && g.huge_buffers);
+  EXPECT_EQ (g.cipher_repetitions, 1);
+
+  /* No command: the cipher table for every algorithm, and a note.  */
+  bench::BenchmarkOptions n;
+  ASSERT_TRUE (bench::parse_benchmark_args ({ "--verbose" }, &n, &err));
+  EXPECT_TRUE (n.run_cipher ());
+  EXPECT_TRUE (n.command.empty ());
+  EXPECT_TRUE (n.algos.empty ());
+  ASSERT_EQ (n.notes.size (), 1u);
+  EXPECT_NE (n.notes[0].find ("no command"), std::string::npos);
+
+  /* libgcrypt's options for its other parts: accepted with their
+   * values, one note each, nothing else changes.  */
+  bench::BenchmarkOptions i;
+  ASSERT_TRUE (bench::parse_benchmark_args (
+      { "--hash-repetitions", "5", "--mac-repetitions", "7", "--pk-count",
+        "2", "--no-blinding", "--progress", "--prefer-standard-rng",
+        "--prefer-fips-rng", "--prefer-system-rng", "cipher", "aes" },
+      &i, &err)) << err;
+  EXPECT_EQ (i.notes.size (), 8u);
+  for (const std::string &note : i.notes)
+    EXPECT_NE (note.find ("ignored"), std::string::npos) << note;
+  EXPECT_EQ (i.command, "cipher");
+  EXPECT_EQ (i.algos, (std::vector<std::string>{ "aes" }));
+  EXPECT_EQ (i.cipher_repetitions, 1);
+
+  /* An ignored option's value is consumed even when it looks like a
+   * command.  */
+  bench::BenchmarkOptions c;
+  ASSERT_TRUE (bench::parse_benchmark_args ({ "--pk-count", "cipher" }, &c,
+                                            &err));
+  EXPECT_TRUE (c.command.empty ());
+
+  /* The other commands: accepted, skipped with a note.  */
+  for (const char *cmd :
+       { "md", "mac", "random", "mpi", "pubkey", "rsa", "dsa", "ecc",
+         "prime", "kdf", "hash" })
+    {
+      bench::BenchmarkOptions x;
+      ASSERT_TRUE (bench::parse_benchmark_args ({ cmd, "sha1" }, &x, &err))
+          << cmd;
+      EXPECT_FALSE (x.run_cipher ()) << cmd;
+      ASSERT_EQ (x.notes.size (), 1u);
+      EXPECT_NE (x.notes[0].find ("skipped"), std::string::npos);
+    }
+
+  bench::BenchmarkOptions h;
+  ASSERT_TRUE (bench::parse_benchmark_args ({ "--help" }, &h, &err));
+  EXPECT_TRUE (h.help);
+
+  for (std::vector<std::string> bad :
+       { std::vector<std::string>{ "foo" }, { "--foo", "cipher" },
+         { "--alignment", "0", "cipher" }, { "--alignment", "65", "cipher" },
+         { "--alignment" }, { "--cipher-repetitions", "x", "cipher" },
+         { "--pk-count" }, { "--hash-repetitions" }, { "--repetitions", "2" },
+         { "--unaligned-mode", "cipher" } })
+    {
+      bench::BenchmarkOptions x;
+      err.clear ();
+      EXPECT_FALSE (bench::parse_benchmark_args (bad, &x, &err));
+      EXPECT_FALSE (err.empty ());
+    }
+}
+
+/* The cycles/byte cell without a clock: `-' in the table, empty in CSV. */
+TEST (BenchFormat, CyclesPerByteCell)
+{
+  EXPECT_EQ (bench::format_cpb_cell (0.5, 0, false), "-");
+  EXPECT_EQ (bench::format_cpb_cell (0.5, 0, true), "");
+  EXPECT_EQ (bench::format_cpb_cell (0.5, 4000, false), "2.00");
+  EXPECT_EQ (bench::format_cpb_cell (0.5, 4000, true), "2.00");
 }
 
 TEST (BenchParse, CompareArgs)
