@@ -11,7 +11,8 @@
 #             keeps every tag);
 #   layout    the .deb's files are all in gcipher's private directories
 #             (/usr/lib/MULTIARCH/gcipher, /usr/include/gcipher,
-#             /usr/share/gcipher, /usr/share/doc/gcipher), the expected
+#             /usr/share/gcipher, /usr/share/doc/gcipher, and the man pages
+#             gcipher(7), gcipher-libgcrypt-config(1)), the expected
 #             ones are there, and no maintainer script diverts anything;
 #   pkgconfig a C program built with the unpacked .pc (PKG_CONFIG_SYSROOT_DIR
 #             = the throw-away root) runs on the unpacked gcipher;
@@ -102,18 +103,22 @@ fi
 gl=/usr/lib/$multiarch/gcipher
 bad=$(cd "$root" && find . ! -type d | sed 's|^\.||' | grep -v \
         -e "^$gl/" -e '^/usr/include/gcipher/' -e '^/usr/share/gcipher/' \
-        -e '^/usr/share/doc/gcipher/')
+        -e '^/usr/share/doc/gcipher/' -e '^/usr/share/man/man7/gcipher\.7\.gz$' \
+        -e '^/usr/share/man/man1/gcipher-libgcrypt-config\.1\.gz$')
 missing=
 for f in "$gl/libgcrypt.so.20" "$gl/libgcipher-preload.so" \
          /usr/include/gcipher/gcrypt.h "$gl/pkgconfig/libgcrypt.pc" \
          "$gl/bin/libgcrypt-config" /usr/share/gcipher/aclocal/libgcrypt.m4 \
-         /usr/share/doc/gcipher/copyright; do
+         /usr/share/doc/gcipher/copyright /usr/share/doc/gcipher/gcipher.md.gz \
+         /usr/share/man/man7/gcipher.7.gz \
+         /usr/share/man/man1/gcipher-libgcrypt-config.1.gz; do
   [ -e "$root$f" ] || missing="$missing $f"
 done
 diverts=$(grep -l -e dpkg-divert -e update-alternatives "$work/control"/* 2>/dev/null)
 if [ -z "$bad$missing$diverts" ]; then
   pass "layout ($(grep -vc '/$' "$work/contents.txt") files, all under $gl," \
-       "/usr/include/gcipher, /usr/share/gcipher, /usr/share/doc/gcipher; no diversions)"
+       "/usr/include/gcipher, /usr/share/gcipher, /usr/share/doc/gcipher," \
+       "gcipher's two man pages; no diversions)"
 else
   fail "layout:${bad:+ outside the private directories: $bad}${missing:+ missing:$missing}${diverts:+ diverting scripts: $diverts}"
 fi
