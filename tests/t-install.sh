@@ -177,6 +177,11 @@ host=$("$cfg" --host)
   fail "libgcrypt-config --algorithms lacks aes"
 [ "$("$cfg" --version --api-version)" = "$want_version
 1" ] || fail "libgcrypt-config --version --api-version: not one answer per line"
+# libgcrypt's order, whatever the order asked; --variable ends the answers.
+[ "$("$cfg" --libs --cflags)" = "-I$p/include/gcipher
+-L$gl -Wl,-rpath,$gl -lgcrypt" ] || fail "libgcrypt-config --libs --cflags: not in libgcrypt's order"
+[ "$("$cfg" --prefix --variable=api_version --version)" = 1 ] ||
+  fail "libgcrypt-config --variable=NAME does not end the answers"
 "$cfg" --no-such-option >/dev/null 2>&1 && fail "unknown option accepted"
 "$cfg" >/dev/null 2>&1 && fail "no option accepted"
 # shellcheck disable=SC2046
