@@ -14,7 +14,8 @@
  *  - Bulk functions take whole blocks (NBLOCKS counts 16-byte blocks); the
  *    mode code in cipher-*.cpp owns partial blocks, buffering and IV state.
  *    Buffers may be unaligned; IN == OUT (in place) is allowed, partial
- *    overlap is not.
+ *    overlap never reaches a mode (cipher.cpp moves the input to the
+ *    output first and runs the mode in place).
  */
 #ifndef GCIPHER_CIPHER_INTERNAL_H
 #define GCIPHER_CIPHER_INTERNAL_H

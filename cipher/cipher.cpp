@@ -106,10 +106,11 @@ bad_handle (gcry_cipher_hd_t h)
   return !h || (h->magic != CTX_MAGIC_NORMAL && h->magic != CTX_MAGIC_SECURE);
 }
 
-/* OUT and IN share some but not all bytes.  libgcrypt allows only
- * IN == OUT (in place) or disjoint buffers and silently returns garbage
- * otherwise (different garbage per path); gcipher refuses with
- * GPG_ERR_INV_ARG.  Only addresses are compared: public data.  */
+/* OUT and IN share some but not all bytes.  libgcrypt documents only
+ * IN == OUT (in place) and disjoint buffers; its result for other
+ * overlaps depends on the offset and the path.  gcipher computes the
+ * disjoint-buffer result instead (crypt_overlapping below).  Only
+ * addresses are compared: public data.  */
 bool
 partial_overlap (const void *out, size_t outlen, const void *in, size_t inlen)
 {
@@ -919,6 +920,52 @@ dispatch (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     }
 }
 
+/* Encrypt or decrypt IN (INLEN bytes) into OUT (OUTSIZE bytes) when the
+ * two partly overlap, with exactly the result disjoint buffers give
+ * (for every mode, direction, offset and length; libgcrypt's result
+ * depends on the offset).  Every mode works in place and in place
+ * equals disjoint buffers, so the input is first moved to where the
+ * output goes (memmove copes with the overlap) and then processed in
+ * place.  Two modes write elsewhere than OUT[0..INLEN):
+ *
+ *  - AES key wrap writes INLEN + 8 bytes (wrap) or INLEN - 8 (unwrap):
+ *    its code already moves the data with memmove before working in
+ *    OUT, so it takes the buffers as they are;
+ *  - CBC-MAC encryption writes one block only (the MAC): it goes to a
+ *    local block and is copied to OUT, so the rest of OUT stays as the
+ *    caller left it, as with disjoint buffers.
+ *
+ * A mode that refuses the call (length, state) does so before writing;
+ * when OUTSIZE < INLEN the mode refuses, and nothing is moved.  A failed
+ * decryption may then leave the moved input in OUT (with disjoint
+ * buffers OUT is untouched; documented), a failed encryption fills OUT
+ * with 0x42 in both cases.  Out of line: never on the path of
+ * non-overlapping calls.  */
+static __attribute__ ((noinline, cold)) gcry_err_code_t
+crypt_overlapping (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
+                   const unsigned char *in, size_t inlen, bool encrypt)
+{
+  const size_t bs = c->spec->blocksize;
+  if (encrypt && c->mode == GCRY_CIPHER_MODE_CBC
+      && !(c->open_flags & GCRY_CIPHER_CBC_CTS)
+      && (c->flags & GCRY_CIPHER_CBC_MAC))
+    {
+      /* CBC-MAC: only the MAC block is output (OUTSIZE >= one block
+       * suffices; a shorter one is refused by the mode as before).  */
+      unsigned char mac[MAX_BLOCKSIZE];
+      gcry_err_code_t rc = dispatch (c, mac, outsize < bs ? outsize : bs,
+                                     in, inlen, encrypt);
+      if (!rc)
+        memcpy (out, mac, bs);
+      wipememory (mac, sizeof mac);
+      return rc;
+    }
+  if (c->mode == GCRY_CIPHER_MODE_AESWRAP || outsize < inlen)
+    return dispatch (c, out, outsize, in, inlen, encrypt);
+  memmove (out, in, inlen);
+  return dispatch (c, out, outsize, out, inlen, encrypt);
+}
+
 /* The common part of encrypt and decrypt.  IN == NULL means in place
  * over all OUTSIZE bytes of OUT (INLEN is then ignored).  No key:
  * GPG_ERR_MISSING_KEY.  Length errors come from the mode.  If encryption
@@ -943,12 +990,17 @@ cipher_crypt (gcry_cipher_hd_t h, void *out, size_t outsize, const void *in,
     }
   if (!out && outsize)
     return GPG_ERR_INV_ARG;  /* libgcrypt would crash.  */
-  if (partial_overlap (out, outsize < inlen ? outsize : inlen, in, inlen))
-    return GPG_ERR_INV_ARG;
-  gcry_err_code_t rc = dispatch (h, static_cast<unsigned char *> (out),
-                                 outsize,
-                                 static_cast<const unsigned char *> (in),
-                                 inlen, encrypt);
+  gcry_err_code_t rc;
+  /* One address comparison per call; the rare overlap is out of line.  */
+  if (__builtin_expect (partial_overlap (out, outsize < inlen ? outsize
+                                                               : inlen,
+                                         in, inlen), 0))
+    rc = crypt_overlapping (h, static_cast<unsigned char *> (out), outsize,
+                            static_cast<const unsigned char *> (in), inlen,
+                            encrypt);
+  else
+    rc = dispatch (h, static_cast<unsigned char *> (out), outsize,
+                   static_cast<const unsigned char *> (in), inlen, encrypt);
   /* An OUTSIZE no object can have (more than PTRDIFF_MAX bytes, e.g.
    * SIZE_MAX with an ECB length error) is not filled: libgcrypt
    * crashes there.  */
