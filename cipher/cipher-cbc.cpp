@@ -72,6 +72,8 @@ _gcry_cipher_cbc_encrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
     return GPG_ERR_BUFFER_TOO_SHORT;
   if (!cbc_length_ok (c, inbuflen))
     return GPG_ERR_INV_LENGTH;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
 
   size_t nblocks = cipher_nblocks (inbuflen, bs);
   if (is_cts && !cipher_tail (inbuflen, bs))
@@ -137,6 +139,8 @@ _gcry_cipher_cbc_decrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
     return GPG_ERR_BUFFER_TOO_SHORT;
   if (!cbc_length_ok (c, inbuflen))
     return GPG_ERR_INV_LENGTH;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
 
   size_t nblocks = cipher_nblocks (inbuflen, bs);
   if (is_cts)

@@ -158,6 +158,14 @@ struct cipher_marks
   unsigned int tag : 1;       /* AEAD: tag computed/finalized.  */
   unsigned int finalize : 1;  /* GCRYCTL_FINALIZE seen.  */
   unsigned int allow_weak_key : 1;  /* GCRYCTL_SET_ALLOW_WEAK_KEY.  */
+  /* Set by cipher.cpp around a call whose buffer is NULL (or whose
+   * length no buffer can have): the mode hook runs its own argument,
+   * length and state checks in libgcrypt's order, then returns
+   * GPG_ERR_NO_ERROR (see cipher_check_only) before it touches a buffer
+   * or the message state; cipher.cpp then refuses the call.  So the
+   * code is libgcrypt's wherever libgcrypt answers before it would
+   * dereference the pointer.  */
+  unsigned int check_only : 1;
 };
 
 #define CTX_MAGIC_NORMAL 0x24091964u
@@ -203,6 +211,15 @@ struct gcry_cipher_handle
   size_t mode_ctx_size;
   const struct cipher_mode_ops *mode_ops;  /* NULL for the generic six. */
 };
+
+/* True while cipher.cpp only wants the hook's checks (cipher_marks::
+ * check_only): the hook returns GPG_ERR_NO_ERROR at this point, after
+ * its checks and before any write.  */
+inline bool
+cipher_check_only (gcry_cipher_hd_t c)
+{
+  return __builtin_expect (c->marks.check_only, 0);
+}
 
 #define MODE_KEEPS_ON_SETKEY 1u  /* mode_ctx not wiped before setkey.  */
 #define MODE_KEEPS_ON_RESET  2u  /* mode_ctx not wiped by GCRYCTL_RESET.  */

@@ -231,6 +231,8 @@ ecb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
     return GPG_ERR_BUFFER_TOO_SHORT;
   if (inbuflen % bs)
     return GPG_ERR_INV_LENGTH;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
 
   size_t nblocks = inbuflen / bs;
   unsigned int depth = 0;
@@ -265,6 +267,8 @@ stream_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
   if (outbuflen < inbuflen)
     return GPG_ERR_BUFFER_TOO_SHORT;
   auto fn = encrypt ? c->spec->stencrypt : c->spec->stdecrypt;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
   burn (fn (c->ctx, outbuf, inbuf, inbuflen));
   return GPG_ERR_NO_ERROR;
 }
@@ -966,6 +970,36 @@ crypt_overlapping (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   return dispatch (c, out, outsize, out, inlen, encrypt);
 }
 
+/* A data call with a NULL output buffer of nonzero size, or an input
+ * length over PTRDIFF_MAX (no buffer is that long).  libgcrypt answers
+ * such a call with its usual code when a length, state or size rule
+ * refuses it, and crashes when it goes on to the data.  gcipher runs the
+ * mode's checks alone (cipher_marks::check_only), returns their code,
+ * and otherwise refuses: GPG_ERR_INV_ARG for the NULL buffer,
+ * GPG_ERR_INV_LENGTH for the impossible length.  An empty input with a
+ * NULL output writes nothing in any mode but key wrap, so it runs for
+ * real (libgcrypt succeeds there), through a dummy output pointer.  */
+static __attribute__ ((noinline, cold)) gcry_err_code_t
+crypt_checks_only (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
+                   const unsigned char *in, size_t inlen, bool encrypt)
+{
+  const bool null_out = !out && outsize;
+  unsigned char dummy[MAX_BLOCKSIZE];
+  if (null_out && !inlen && in && c->mode != GCRY_CIPHER_MODE_AESWRAP)
+    return dispatch (c, dummy, outsize, in, 0, encrypt);
+  c->marks.check_only = 1;
+  gcry_err_code_t rc = dispatch (c, out, outsize, in, inlen, encrypt);
+  c->marks.check_only = 0;
+  if (rc)
+    {
+      /* As every failed encryption (cipher_crypt).  */
+      if (encrypt && out && outsize <= PTRDIFF_MAX)
+        memset (out, 0x42, outsize);
+      return rc;
+    }
+  return null_out ? GPG_ERR_INV_ARG : GPG_ERR_INV_LENGTH;
+}
+
 /* The common part of encrypt and decrypt.  IN == NULL means in place
  * over all OUTSIZE bytes of OUT (INLEN is then ignored).  No key:
  * GPG_ERR_MISSING_KEY.  Length errors come from the mode.  If encryption
@@ -988,8 +1022,13 @@ cipher_crypt (gcry_cipher_hd_t h, void *out, size_t outsize, const void *in,
                                : "cipher_decrypt: key not set\n");
       return GPG_ERR_MISSING_KEY;
     }
-  if (!out && outsize)
-    return GPG_ERR_INV_ARG;  /* libgcrypt would crash.  */
+  /* A NULL output with a nonzero size, or an input length no buffer
+   * can have: the mode's checks only (out of line).  */
+  if (__builtin_expect ((!out && outsize) || inlen > PTRDIFF_MAX, 0))
+    return crypt_checks_only (h, static_cast<unsigned char *> (out),
+                              outsize,
+                              static_cast<const unsigned char *> (in),
+                              inlen, encrypt);
   gcry_err_code_t rc;
   /* One address comparison per call; the rare overlap is out of line.  */
   if (__builtin_expect (partial_overlap (out, outsize < inlen ? outsize
@@ -1023,6 +1062,17 @@ _gcry_cipher_decrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
   return cipher_crypt (h, out, outsize, in, inlen, false);
 }
 
+/* After a hook ran with check_only set for a NULL buffer of nonzero
+ * length: the hook's own code when its checks refused the call (as
+ * libgcrypt answers before it dereferences), else GPG_ERR_INV_ARG
+ * (libgcrypt would crash).  */
+static gcry_err_code_t
+hook_checks_only (gcry_cipher_hd_t h, gcry_err_code_t rc)
+{
+  h->marks.check_only = 0;
+  return rc ? rc : GPG_ERR_INV_ARG;
+}
+
 /* AEAD entry points: the mode's hook, or GPG_ERR_INV_CIPHER_MODE for a
  * mode without one (the generic modes).  */
 gcry_err_code_t
@@ -1034,7 +1084,10 @@ _gcry_cipher_authenticate (gcry_cipher_hd_t h, const void *abuf,
   /* A non-AEAD mode answers GPG_ERR_INV_CIPHER_MODE below whatever the
    * buffer; only a mode that would use it gets the NULL check.  */
   if (!abuf && abuflen && h->mode_ops && h->mode_ops->authenticate)
-    return GPG_ERR_INV_ARG;
+    {
+      h->marks.check_only = 1;
+      return hook_checks_only (h, h->mode_ops->authenticate (h, nullptr, abuflen));
+    }
   if (h->mode_ops && h->mode_ops->authenticate)
     return h->mode_ops->authenticate (
         h, static_cast<const unsigned char *> (abuf), abuflen);
@@ -1050,7 +1103,10 @@ _gcry_cipher_gettag (gcry_cipher_hd_t h, void *outtag, size_t taglen)
   /* A non-AEAD mode answers GPG_ERR_INV_CIPHER_MODE below whatever the
    * buffer; only a mode that would use it gets the NULL check.  */
   if (!outtag && taglen && h->mode_ops && h->mode_ops->gettag)
-    return GPG_ERR_INV_ARG;
+    {
+      h->marks.check_only = 1;
+      return hook_checks_only (h, h->mode_ops->gettag (h, nullptr, taglen));
+    }
   if (h->mode_ops && h->mode_ops->gettag)
     return h->mode_ops->gettag (h, static_cast<unsigned char *> (outtag),
                                 taglen);
@@ -1066,7 +1122,10 @@ _gcry_cipher_checktag (gcry_cipher_hd_t h, const void *intag, size_t taglen)
   /* A non-AEAD mode answers GPG_ERR_INV_CIPHER_MODE below whatever the
    * buffer; only a mode that would use it gets the NULL check.  */
   if (!intag && taglen && h->mode_ops && h->mode_ops->checktag)
-    return GPG_ERR_INV_ARG;
+    {
+      h->marks.check_only = 1;
+      return hook_checks_only (h, h->mode_ops->checktag (h, nullptr, taglen));
+    }
   if (h->mode_ops && h->mode_ops->checktag)
     return h->mode_ops->checktag (
         h, static_cast<const unsigned char *> (intag), taglen);
