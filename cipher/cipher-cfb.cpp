@@ -57,8 +57,6 @@ cfb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
 
   if (outbuflen < inbuflen)
     return GPG_ERR_BUFFER_TOO_SHORT;
-  if (cipher_check_only (c))
-    return GPG_ERR_NO_ERROR;
 
   /* Leftover keystream of the block in progress.  */
   if (c->unused)
@@ -116,8 +114,6 @@ cfb8_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
 
   if (outbuflen < inbuflen)
     return GPG_ERR_BUFFER_TOO_SHORT;
-  if (cipher_check_only (c))
-    return GPG_ERR_NO_ERROR;
 
   for (size_t i = 0; i < inbuflen; i++)
     {

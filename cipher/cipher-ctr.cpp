@@ -104,8 +104,6 @@ ctr_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
 {
   if (outbuflen < inbuflen)
     return GPG_ERR_BUFFER_TOO_SHORT;
-  if (cipher_check_only (c))
-    return GPG_ERR_NO_ERROR;
   const auto bulk = c->bulk.ctr16be_enc;
   if (__builtin_expect (!c->unused && !(inbuflen % 16) && bulk
                         && c->spec->blocksize == 16, 1))

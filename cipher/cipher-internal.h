@@ -214,7 +214,10 @@ struct gcry_cipher_handle
 
 /* True while cipher.cpp only wants the hook's checks (cipher_marks::
  * check_only): the hook returns GPG_ERR_NO_ERROR at this point, after
- * its checks and before any write.  */
+ * its checks and before any write.  Only the mode_ops hooks test it;
+ * the generic six (ECB, CBC, CFB, CFB8, OFB, CTR) and STREAM have their
+ * few rules checked in cipher.cpp instead, so their per-call path has
+ * no extra test.  */
 inline bool
 cipher_check_only (gcry_cipher_hd_t c)
 {
@@ -405,6 +408,17 @@ static inline size_t
 cipher_tail (size_t len, size_t bs)
 {
   return bs == 16 ? len & 15 : len % bs;
+}
+
+/* CBC's length rule (both directions): whole blocks, or with
+ * ciphertext stealing (CBC_CTS given to open) more than one block.
+ * Shared by cipher-cbc.cpp and cipher.cpp's checks-only path.  */
+static inline bool
+cipher_cbc_length_ok (gcry_cipher_hd_t c, size_t inbuflen)
+{
+  const size_t bs = c->spec->blocksize;
+  return !cipher_tail (inbuflen, bs)
+         || (inbuflen > bs && (c->open_flags & GCRY_CIPHER_CBC_CTS));
 }
 
 static inline void

@@ -29,8 +29,6 @@ ofb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
 
   if (outbuflen < inbuflen)
     return GPG_ERR_BUFFER_TOO_SHORT;
-  if (cipher_check_only (c))
-    return GPG_ERR_NO_ERROR;
 
   if (c->unused)
     {
