@@ -156,6 +156,8 @@ wrap_encrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
         return GPG_ERR_BUFFER_TOO_SHORT;
       if (inlen % 8 || inlen < 16)
         return GPG_ERR_INV_ARG;
+      if (cipher_check_only (c))
+        return GPG_ERR_NO_ERROR;
       memcpy (a, c->marks.iv ? c->iv : default_iv, 8);
       memmove (out + 8, in, inlen);
       depth = wrap_core (c, a, out + 8, inlen / 8);
@@ -166,9 +168,15 @@ wrap_encrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
 
   /* RFC 5649 4.1: pad to a multiple of 8 with zeros, AIV carries the
    * length.  */
+  /* A length whose padded size wraps around: libgcrypt answers
+   * SIZE_MAX with GPG_ERR_INV_ARG.  */
+  if (inlen > SIZE_MAX - 15)
+    return GPG_ERR_INV_ARG;
   const size_t padded = (inlen + 7) & ~(size_t) 7;
   if (outsize < padded + 8 || (!inlen && outsize < 16))
     return GPG_ERR_BUFFER_TOO_SHORT;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
   memcpy (a, kwp_icv, 4);
   for (int k = 0; k < 4; k++)
     a[4 + k] = (unsigned char) ((uint64_t) inlen >> (24 - 8 * k));
@@ -208,6 +216,8 @@ wrap_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     return GPG_ERR_BUFFER_TOO_SHORT;
   if (inlen % 8 || inlen < 16)
     return GPG_ERR_INV_ARG;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
 
   const size_t n = inlen / 8 - 1;   /* 64-bit blocks of output.  */
   if (!kwp)

@@ -43,15 +43,6 @@ umax (unsigned int a, unsigned int b)
   return a > b ? a : b;
 }
 
-/* Length rules shared by both directions.  */
-inline bool
-cbc_length_ok (gcry_cipher_hd_t c, size_t inbuflen)
-{
-  const size_t bs = c->spec->blocksize;
-  return !cipher_tail (inbuflen, bs)
-         || (inbuflen > bs && (c->open_flags & GCRY_CIPHER_CBC_CTS));
-}
-
 } // namespace
 
 /* Encrypt INBUFLEN bytes.  OUTBUFLEN must be >= INBUFLEN, or >= one
@@ -70,7 +61,7 @@ _gcry_cipher_cbc_encrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
 
   if (outbuflen < (is_mac ? bs : inbuflen))
     return GPG_ERR_BUFFER_TOO_SHORT;
-  if (!cbc_length_ok (c, inbuflen))
+  if (!cipher_cbc_length_ok (c, inbuflen))
     return GPG_ERR_INV_LENGTH;
 
   size_t nblocks = cipher_nblocks (inbuflen, bs);
@@ -135,7 +126,7 @@ _gcry_cipher_cbc_decrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
 
   if (outbuflen < inbuflen)
     return GPG_ERR_BUFFER_TOO_SHORT;
-  if (!cbc_length_ok (c, inbuflen))
+  if (!cipher_cbc_length_ok (c, inbuflen))
     return GPG_ERR_INV_LENGTH;
 
   size_t nblocks = cipher_nblocks (inbuflen, bs);

@@ -201,6 +201,9 @@ ccm_set_lengths (gcry_cipher_hd_t c, uint64_t encryptlen, uint64_t aadlen,
     return GPG_ERR_INV_LENGTH;
   if (!st->nonce || st->lengths || c->marks.tag)
     return GPG_ERR_INV_STATE;
+  /* B_0 and S_0 need the key (libgcrypt crashes without one).  */
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;
 
   const size_t q = (size_t) st->a0[0] + 1;   /* 2..8 (ccm_setiv).  */
   alignas (16) unsigned char b[16];
@@ -278,12 +281,18 @@ ccm_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
                   size_t abuflen)
 {
   ccm_state *st = state_of (c);
-  if (!st->nonce || !st->lengths || c->marks.tag)
-    return GPG_ERR_INV_STATE;
+  /* libgcrypt checks the buffer before the state here.  */
   if (!abuf && abuflen)
     return GPG_ERR_INV_ARG;
+  if (!st->nonce || !st->lengths || c->marks.tag)
+    return GPG_ERR_INV_STATE;
   if (abuflen > st->aadlen)
     return GPG_ERR_INV_LENGTH;
+  /* A key dropped by a failed setkey after SET_CCM_LENGTHS.  */
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
   if (!abuflen)
     return GPG_ERR_NO_ERROR;
   st->aadlen -= abuflen;
@@ -302,6 +311,8 @@ ccm_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     return GPG_ERR_INV_STATE;
   if (inlen > st->encryptlen)
     return GPG_ERR_INV_LENGTH;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
 
   st->encryptlen -= inlen;
   unsigned int depth = 0;
@@ -377,6 +388,9 @@ ccm_tag (gcry_cipher_hd_t c, unsigned char *tag, size_t taglen, bool check)
     return GPG_ERR_INV_STATE;
   if (st->encryptlen)
     return GPG_ERR_UNFINISHED;
+  /* No tag without a key (a failed setkey dropped it).  */
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;
   if (!c->marks.tag)
     {
       unsigned int depth = mac_update (c, st, nullptr, 0, true);

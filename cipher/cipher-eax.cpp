@@ -26,6 +26,12 @@
  *    checktag compares the first TAGLEN bytes (constant time), so TAGLEN
  *    0 succeeds, TAGLEN > BS is GPG_ERR_CHECKSUM.
  *  - GCRYCTL_GET_TAGLEN: BS (16, or 8 for 8-byte blocks).
+ *  - Without a key (never keyed, or dropped by a failed setkey), setiv,
+ *    authenticate, gettag and checktag answer GPG_ERR_MISSING_KEY after
+ *    the state rule and the AAD pointer check (a checktag length over BS
+ *    stays GPG_ERR_CHECKSUM): libgcrypt crashes there for AES and for
+ *    other ciphers MACs with a zero key, returning the tag and accepting
+ *    it; a deliberate difference (doc/gcipher.md 3).
  *
  * Whole blocks go through the bulk ccm_crypt slot (CTR and the OMAC
  * chain interleaved) when the path has one; otherwise CTR and OMAC run
@@ -206,6 +212,10 @@ eax_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
     }
   if (ivlen > PTRDIFF_MAX)
     return GPG_ERR_INV_LENGTH;   /* No buffer is that long.  */
+  /* N = OMAC (nonce) needs the key (libgcrypt crashes or, for ciphers
+   * whose functions exist before setkey, computes with a zero key).  */
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;
   eax_state *st = state_of (c);
   const size_t bs = eax_bs (c);
   alignas (16) unsigned char tweak[16] = { 0 };
@@ -246,11 +256,18 @@ eax_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
 {
   if (c->marks.tag)
     return GPG_ERR_INV_STATE;
-  eax_need_nonce (c);
+  /* libgcrypt: the state, then the buffer (also without a key).  */
   if (!abuf)
-    return GPG_ERR_INV_ARG;
+    {
+      if (c->marks.key)
+        eax_need_nonce (c);
+      return GPG_ERR_INV_ARG;
+    }
   if (abuflen > PTRDIFF_MAX)
     return GPG_ERR_INV_LENGTH;   /* No buffer is that long.  */
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;
+  eax_need_nonce (c);
   burn (_gcry_cmac_write (c, &state_of (c)->header, abuf, abuflen));
   return GPG_ERR_NO_ERROR;
 }
@@ -263,6 +280,8 @@ eax_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     return GPG_ERR_BUFFER_TOO_SHORT;
   if (c->marks.tag)
     return GPG_ERR_INV_STATE;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
   eax_need_nonce (c);
   eax_state *st = state_of (c);
   unsigned int depth = 0;
@@ -349,9 +368,16 @@ eax_finalize (gcry_cipher_hd_t c)
   burn (depth);
 }
 
+/* gettag and checktag: no tag is produced or verified without a key
+ * (libgcrypt crashes there, or for ciphers whose functions exist
+ * before setkey returns the tag of a zero key).  */
 gcry_err_code_t
 eax_gettag (gcry_cipher_hd_t c, unsigned char *tag, size_t taglen)
 {
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
   eax_finalize (c);
   const size_t bs = eax_bs (c);
   memcpy (tag, state_of (c)->n, taglen < bs ? taglen : bs);
@@ -361,6 +387,14 @@ eax_gettag (gcry_cipher_hd_t c, unsigned char *tag, size_t taglen)
 gcry_err_code_t
 eax_checktag (gcry_cipher_hd_t c, const unsigned char *tag, size_t taglen)
 {
+  /* A length the tag cannot have is GPG_ERR_CHECKSUM whatever the key
+   * (libgcrypt's code there).  */
+  if (!c->marks.key)
+    return taglen > eax_bs (c) ? GPG_ERR_CHECKSUM : GPG_ERR_MISSING_KEY;
+  /* Checks only: a length over the block size is refused after the tag
+   * is computed, without reading the tag; libgcrypt does the same.  */
+  if (cipher_check_only (c) && taglen <= eax_bs (c))
+    return GPG_ERR_NO_ERROR;
   eax_finalize (c);
   if (taglen > eax_bs (c))
     return GPG_ERR_CHECKSUM;

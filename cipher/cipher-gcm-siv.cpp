@@ -713,6 +713,12 @@ gcm_siv_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
     return GPG_ERR_INV_LENGTH;
   if (c->marks.tag || !c->marks.iv || st->data_done)
     return GPG_ERR_INV_STATE;
+  /* A message whose key a failed setkey dropped.  */
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;
+  /* Checks only: as in gcm_siv_encrypt.  */
+  if (cipher_check_only (c) && (uint64_t) abuflen <= SIV_MAX_LEN - st->aadlen)
+    return GPG_ERR_NO_ERROR;
   if ((uint64_t) abuflen > SIV_MAX_LEN - st->aadlen)
     {
       st->over_limits = 1;
@@ -735,6 +741,10 @@ gcm_siv_encrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     return GPG_ERR_INV_LENGTH;
   if (c->marks.tag || !c->marks.iv || st->data_done)
     return GPG_ERR_INV_STATE;
+  /* Checks only: a length over the limit takes the real path (it ends
+   * the message, as libgcrypt's answer does).  */
+  if (cipher_check_only (c) && (uint64_t) inlen <= SIV_MAX_LEN)
+    return GPG_ERR_NO_ERROR;
   if ((uint64_t) inlen > SIV_MAX_LEN)
     {
       st->over_limits = 1;
@@ -765,6 +775,10 @@ gcm_siv_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     return GPG_ERR_INV_LENGTH;
   if (!c->marks.tag || !c->marks.iv || st->data_done)
     return GPG_ERR_INV_STATE;
+  /* Checks only: a length over the limit takes the real path (it ends
+   * the message, as libgcrypt's answer does).  */
+  if (cipher_check_only (c) && (uint64_t) inlen <= SIV_MAX_LEN)
+    return GPG_ERR_NO_ERROR;
   if ((uint64_t) inlen > SIV_MAX_LEN)
     {
       st->over_limits = 1;
@@ -826,6 +840,11 @@ tag_ready (gcry_cipher_hd_t c)
     return GPG_ERR_INV_LENGTH;
   if (!c->marks.iv || (c->marks.tag && !st->data_done))
     return GPG_ERR_INV_STATE;
+  /* A message whose key a failed setkey dropped: no tag.  */
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
   if (!c->marks.tag)
     burn (finish_empty (c));
   return GPG_ERR_NO_ERROR;
@@ -835,7 +854,7 @@ gcry_err_code_t
 gcm_siv_gettag (gcry_cipher_hd_t c, unsigned char *tag, size_t taglen)
 {
   gcry_err_code_t rc = tag_ready (c);
-  if (rc)
+  if (rc || cipher_check_only (c))
     return rc;
   if (taglen)
     memcpy (tag, state_of (c)->tag, taglen < SIV_BLOCK ? taglen : SIV_BLOCK);
@@ -846,10 +865,15 @@ gcry_err_code_t
 gcm_siv_checktag (gcry_cipher_hd_t c, const unsigned char *tag, size_t taglen)
 {
   gcry_err_code_t rc = tag_ready (c);
+  /* As gcm_checktag: a wrong length is GPG_ERR_CHECKSUM anyway.  */
+  if (rc == GPG_ERR_MISSING_KEY && taglen != SIV_BLOCK)
+    return GPG_ERR_CHECKSUM;
   if (rc)
     return rc;
   if (taglen != SIV_BLOCK)
     return GPG_ERR_CHECKSUM;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
   const unsigned char *t = state_of (c)->tag;
   unsigned int diff = 0;
   for (size_t i = 0; i < SIV_BLOCK; i++)

@@ -560,6 +560,10 @@ gcm_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
    * crashes) and a length no buffer can have.  */
   if (ivlen && !iv)
     return GPG_ERR_INV_ARG;
+  /* Without a key libgcrypt refuses any IV but a 12-byte one before
+   * looking at its length (below).  */
+  if (ivlen > PTRDIFF_MAX && (!state_of (c)->ghash || !c->marks.key))
+    return GPG_ERR_INV_STATE;
   if (ivlen > PTRDIFF_MAX)
     return GPG_ERR_INV_LENGTH;
   gcm_state *st = state_of (c);
@@ -571,10 +575,13 @@ gcm_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
       st->over_limits = 1;
       return GPG_ERR_INV_LENGTH;
     }
-  /* No key (libgcrypt crashes here) or a failed re-key (libgcrypt would
-   * use the old key schedule, which gcipher has wiped).  */
+  /* No key: libgcrypt answers GPG_ERR_INV_STATE for an IV it must
+   * GHASH (any length but 12) and crashes on a 12-byte one, where
+   * gcipher answers GPG_ERR_MISSING_KEY; the same after a failed re-key
+   * (libgcrypt would use the old key schedule, which gcipher has
+   * wiped).  */
   if (!st->ghash || !c->marks.key)
-    return GPG_ERR_MISSING_KEY;
+    return ivlen == 12 ? GPG_ERR_MISSING_KEY : GPG_ERR_INV_STATE;
   if (!iv)
     return GPG_ERR_INV_ARG;
   burn (gcm_start (c, iv, ivlen));
@@ -591,6 +598,12 @@ gcm_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
     return GPG_ERR_INV_LENGTH;
   if (c->marks.tag || st->aad_finalized || st->data_finalized || !st->ghash)
     return GPG_ERR_INV_STATE;
+  if (!c->marks.iv && !c->marks.key)
+    return GPG_ERR_MISSING_KEY;  /* After a failed re-key.  */
+  /* Checks only: as in gcm_crypt.  */
+  if (cipher_check_only (c)
+      && (uint64_t) abuflen <= GCM_MAX_AAD - (c->marks.iv ? st->aadlen : 0))
+    return GPG_ERR_NO_ERROR;
   if (!c->marks.iv)
     {
       if (!c->marks.key)
@@ -623,6 +636,13 @@ gcm_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     return GPG_ERR_INV_LENGTH;
   if (c->marks.tag || st->data_finalized || !st->ghash)
     return GPG_ERR_INV_STATE;
+  /* Checks only: the length rule below as it will apply (the implicit
+   * zero IV starts the count at 0).  A length over the limit takes the
+   * real path, which ends the message as libgcrypt does when it answers
+   * such a call.  */
+  if (cipher_check_only (c)
+      && (uint64_t) inlen <= GCM_MAX_DATA - (c->marks.iv ? st->datalen : 0))
+    return GPG_ERR_NO_ERROR;
   if (!c->marks.iv)
     depth = gcm_setiv_zero (c);
   if (!st->aad_finalized)
@@ -698,10 +718,16 @@ gcm_finish (gcry_cipher_hd_t c)
   gcm_state *st = state_of (c);
   if (st->over_limits)
     return GPG_ERR_INV_LENGTH;
+  /* A message whose key a failed setkey dropped: no tag (libgcrypt
+   * would MAC with the stale key).  */
+  if (c->marks.iv && !c->marks.key)
+    return GPG_ERR_MISSING_KEY;
   if (c->marks.tag)
     return GPG_ERR_NO_ERROR;
   if (!st->ghash)
     return GPG_ERR_INV_STATE;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
 
   /* The pending partial block (of the AAD if no text came, else of the
    * text), zero-padded, and the length block, in one GHASH call.  */
@@ -738,7 +764,7 @@ gcm_gettag (gcry_cipher_hd_t c, unsigned char *tag, size_t taglen)
   if (!tag_length_valid (taglen))
     return GPG_ERR_INV_LENGTH;
   gcry_err_code_t rc = gcm_finish (c);
-  if (rc)
+  if (rc || cipher_check_only (c))
     return rc;
   memcpy (tag, state_of (c)->tag,
           taglen < GCM_BLOCK_LEN ? taglen : GCM_BLOCK_LEN);
@@ -751,10 +777,16 @@ gcm_checktag (gcry_cipher_hd_t c, const unsigned char *tag, size_t taglen)
   if (!tag_length_valid (taglen))
     return GPG_ERR_INV_LENGTH;
   gcry_err_code_t rc = gcm_finish (c);
+  /* A length no GCM tag has is GPG_ERR_CHECKSUM also when the key was
+   * dropped (libgcrypt's code, whatever the tag).  */
+  if (rc == GPG_ERR_MISSING_KEY && taglen > GCM_BLOCK_LEN)
+    return GPG_ERR_CHECKSUM;
   if (rc)
     return rc;
   if (taglen > GCM_BLOCK_LEN)
     return GPG_ERR_CHECKSUM;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
   /* Constant time over TAGLEN bytes.  */
   const unsigned char *t = state_of (c)->tag;
   if (taglen == GCM_BLOCK_LEN)

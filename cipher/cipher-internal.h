@@ -14,7 +14,8 @@
  *  - Bulk functions take whole blocks (NBLOCKS counts 16-byte blocks); the
  *    mode code in cipher-*.cpp owns partial blocks, buffering and IV state.
  *    Buffers may be unaligned; IN == OUT (in place) is allowed, partial
- *    overlap is not.
+ *    overlap never reaches a mode (cipher.cpp moves the input to the
+ *    output first and runs the mode in place).
  */
 #ifndef GCIPHER_CIPHER_INTERNAL_H
 #define GCIPHER_CIPHER_INTERNAL_H
@@ -157,6 +158,14 @@ struct cipher_marks
   unsigned int tag : 1;       /* AEAD: tag computed/finalized.  */
   unsigned int finalize : 1;  /* GCRYCTL_FINALIZE seen.  */
   unsigned int allow_weak_key : 1;  /* GCRYCTL_SET_ALLOW_WEAK_KEY.  */
+  /* Set by cipher.cpp around a call whose buffer is NULL (or whose
+   * length no buffer can have): the mode hook runs its own argument,
+   * length and state checks in libgcrypt's order, then returns
+   * GPG_ERR_NO_ERROR (see cipher_check_only) before it touches a buffer
+   * or the message state; cipher.cpp then refuses the call.  So the
+   * code is libgcrypt's wherever libgcrypt answers before it would
+   * dereference the pointer.  */
+  unsigned int check_only : 1;
 };
 
 #define CTX_MAGIC_NORMAL 0x24091964u
@@ -202,6 +211,18 @@ struct gcry_cipher_handle
   size_t mode_ctx_size;
   const struct cipher_mode_ops *mode_ops;  /* NULL for the generic six. */
 };
+
+/* True while cipher.cpp only wants the hook's checks (cipher_marks::
+ * check_only): the hook returns GPG_ERR_NO_ERROR at this point, after
+ * its checks and before any write.  Only the mode_ops hooks test it;
+ * the generic six (ECB, CBC, CFB, CFB8, OFB, CTR) and STREAM have their
+ * few rules checked in cipher.cpp instead, so their per-call path has
+ * no extra test.  */
+inline bool
+cipher_check_only (gcry_cipher_hd_t c)
+{
+  return __builtin_expect (c->marks.check_only, 0);
+}
 
 #define MODE_KEEPS_ON_SETKEY 1u  /* mode_ctx not wiped before setkey.  */
 #define MODE_KEEPS_ON_RESET  2u  /* mode_ctx not wiped by GCRYCTL_RESET.  */
@@ -387,6 +408,17 @@ static inline size_t
 cipher_tail (size_t len, size_t bs)
 {
   return bs == 16 ? len & 15 : len % bs;
+}
+
+/* CBC's length rule (both directions): whole blocks, or with
+ * ciphertext stealing (CBC_CTS given to open) more than one block.
+ * Shared by cipher-cbc.cpp and cipher.cpp's checks-only path.  */
+static inline bool
+cipher_cbc_length_ok (gcry_cipher_hd_t c, size_t inbuflen)
+{
+  const size_t bs = c->spec->blocksize;
+  return !cipher_tail (inbuflen, bs)
+         || (inbuflen > bs && (c->open_flags & GCRY_CIPHER_CBC_CTS));
 }
 
 static inline void

@@ -253,6 +253,8 @@ ocb_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   const bool last = c->marks.finalize;
   if (!last && (inlen % BS))
     return GPG_ERR_INV_LENGTH;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
 
   size_t nblocks = inlen / BS;
   unsigned int depth = ocb_crypt_blocks (c, out, in, nblocks, encrypt);
@@ -442,11 +444,17 @@ ocb_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
 
   if (!c->marks.iv || c->marks.tag)
     return GPG_ERR_INV_STATE;
+  /* A message whose key a failed setkey dropped (libgcrypt would go on
+   * with the stale key).  */
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;
   if (!abuflen)
     return GPG_ERR_NO_ERROR;
   /* No buffer is that long (libgcrypt reads on and crashes).  */
   if (abuflen > PTRDIFF_MAX)
     return GPG_ERR_INV_LENGTH;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
 
   if (s->aad_nleftover)
     {
@@ -484,6 +492,10 @@ ocb_gettag (gcry_cipher_hd_t c, unsigned char *tag, size_t taglen)
     return GPG_ERR_BUFFER_TOO_SHORT;
   if (!c->marks.iv || !s->data_finalized)
     return GPG_ERR_INV_STATE;
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;   /* Dropped by a failed setkey.  */
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
   if (!c->marks.tag)
     ocb_compute_tag (c);
   memcpy (tag, s->tag, n);
@@ -498,6 +510,10 @@ ocb_checktag (gcry_cipher_hd_t c, const unsigned char *tag, size_t taglen)
 
   if (!c->marks.iv || !s->data_finalized)
     return GPG_ERR_INV_STATE;
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;   /* Dropped by a failed setkey.  */
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
   if (!c->marks.tag)
     ocb_compute_tag (c);
   /* The length is public; the bytes are compared without an early

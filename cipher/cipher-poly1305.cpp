@@ -20,8 +20,12 @@
  *   - Without setiv, the first authenticate/encrypt/decrypt/gettag uses
  *     the zero nonce.
  *   - authenticate: any number of calls before the first data call;
- *     after data (even 0 bytes) or a tag GPG_ERR_INV_STATE.  No key
- *     needed.
+ *     after data (even 0 bytes) or a tag GPG_ERR_INV_STATE.
+ *   - Without a key, setiv, authenticate, gettag and checktag answer
+ *     GPG_ERR_MISSING_KEY (after the state and length rules above and
+ *     below, whose codes come first); libgcrypt derives the Poly1305 key
+ *     from a zero ChaCha20 key there and returns and accepts its tag:
+ *     a deliberate difference (doc/gcipher.md 3).
  *   - encrypt/decrypt (the key is checked first, by cipher.cpp): output
  *     shorter than input GPG_ERR_BUFFER_TOO_SHORT, then after a tag
  *     GPG_ERR_INV_STATE.  Any lengths, any split; encrypt and decrypt
@@ -100,6 +104,10 @@ poly1305_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
 {
   if (!iv && ivlen != 12)
     return GPG_ERR_INV_ARG;
+  /* The Poly1305 key comes from the ChaCha20 keystream: no key, no MAC
+   * (libgcrypt computes one from a zero key there).  */
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;
   poly1305_mode_state *st = state_of (c);
   memset (st, 0, sizeof *st);
   c->marks.tag = 0;
@@ -154,6 +162,28 @@ poly1305_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
     return GPG_ERR_INV_LENGTH;
   if (st->aad_finalized || c->marks.tag)
     return GPG_ERR_INV_STATE;
+  /* A length whose byte count comes within 4 KiB of 2^64 ends the
+   * message (libgcrypt's answer, observed; without a key there is no
+   * message to end, the code is the same); any
+   * other length over PTRDIFF_MAX is refused with the message left as
+   * it was (no buffer is that long; libgcrypt crashes).  */
+  if ((uint64_t) abuflen > UINT64_MAX - 4096 - (c->marks.iv ? st->aadcount
+                                                              : 0))
+    {
+      if (c->marks.key)
+        {
+          if (!c->marks.iv)
+            set_zeroiv (c);
+          st->over_limits = true;
+        }
+      return GPG_ERR_INV_LENGTH;
+    }
+  if (abuflen > PTRDIFF_MAX)
+    return GPG_ERR_INV_LENGTH;
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
   if (!c->marks.iv)
     set_zeroiv (c);
   if (count_add (&st->aadcount, abuflen))
@@ -179,6 +209,27 @@ poly1305_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   poly1305_mode_state *st = state_of (c);
   if (st->over_limits)
     return GPG_ERR_INV_LENGTH;
+  /* Checks only (a NULL buffer, or a length over PTRDIFF_MAX: no buffer
+   * is that long).  libgcrypt answers a length whose byte count comes
+   * within 4 KiB of 2^64 with GPG_ERR_INV_LENGTH and ends the message
+   * (observed); gcipher does the same.  Any other impossible length is
+   * GPG_ERR_INV_LENGTH with the message left as it was (libgcrypt
+   * crashes there).  */
+  if (cipher_check_only (c))
+    {
+      const uint64_t base = st->aad_finalized && c->marks.iv
+                            ? st->datacount : 0;
+      if ((uint64_t) inlen > UINT64_MAX - 4096 - base)
+        {
+          if (!c->marks.iv)
+            set_zeroiv (c);
+          if (!st->aad_finalized)
+            aad_finish (st);
+          st->over_limits = true;
+          return GPG_ERR_INV_LENGTH;
+        }
+      return inlen > PTRDIFF_MAX ? GPG_ERR_INV_LENGTH : GPG_ERR_NO_ERROR;
+    }
   if (!c->marks.iv)
     set_zeroiv (c);
   if (!st->aad_finalized)
@@ -256,6 +307,12 @@ poly1305_tag (gcry_cipher_hd_t c, size_t taglen)
   poly1305_mode_state *st = state_of (c);
   if (st->over_limits)
     return GPG_ERR_INV_LENGTH;
+  /* No tag without a key (libgcrypt returns the tag of a zero key and
+   * accepts it in checktag).  */
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
   if (!c->marks.iv)
     set_zeroiv (c);
   if (!st->aad_finalized)
@@ -278,7 +335,7 @@ gcry_err_code_t
 poly1305_gettag (gcry_cipher_hd_t c, unsigned char *tag, size_t taglen)
 {
   gcry_err_code_t rc = poly1305_tag (c, taglen);
-  if (!rc)
+  if (!rc && !cipher_check_only (c))
     memcpy (tag, c->iv, POLY1305_TAGLEN);
   return rc;
 }
@@ -288,7 +345,11 @@ poly1305_checktag (gcry_cipher_hd_t c, const unsigned char *tag,
                    size_t taglen)
 {
   gcry_err_code_t rc = poly1305_tag (c, taglen);
-  if (rc)
+  /* Without a key a length other than 16 is GPG_ERR_CHECKSUM anyway
+   * (libgcrypt's code there, independent of any tag).  */
+  if (rc == GPG_ERR_MISSING_KEY && taglen != POLY1305_TAGLEN)
+    return GPG_ERR_CHECKSUM;
+  if (rc || cipher_check_only (c))
     return rc;
   unsigned int diff = 0;
   for (size_t i = 0; i < POLY1305_TAGLEN; i++)

@@ -29,6 +29,12 @@
  *    plaintext; gettag writes min (TAGLEN, 16) bytes; checktag needs
  *    TAGLEN 16 (else GPG_ERR_CHECKSUM), compared in constant time.
  *  - setkey restarts the message (as libgcrypt's SIV setkey does).
+ *  - Without a key (never keyed, or dropped by a failed setkey), setiv,
+ *    authenticate, gettag and checktag answer GPG_ERR_MISSING_KEY after
+ *    the state rules (a checktag length other than 16 stays
+ *    GPG_ERR_CHECKSUM; SET_DECRYPTION_TAG needs no key); libgcrypt
+ *    crashes there for AES and for other ciphers MACs with a zero key: a
+ *    deliberate difference (doc/gcipher.md 3).
  */
 #include <config.h>
 
@@ -300,12 +306,17 @@ gcry_err_code_t
 siv_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
 {
   siv_state *st = state_of (c);
-  if (st->nonce || c->marks.tag)
+  /* After a failed setkey (which restarts gcipher's S2V) libgcrypt
+   * still sees the old message's nonce.  */
+  if (st->nonce || c->marks.tag || (!c->marks.key && c->marks.iv))
     return GPG_ERR_INV_STATE;
   if (!iv && ivlen)
     return GPG_ERR_INV_ARG;
   if (ivlen > PTRDIFF_MAX)
     return GPG_ERR_INV_LENGTH;   /* No buffer is that long.  */
+  /* S2V needs K1 (libgcrypt crashes or computes with a zero key).  */
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;
   burn (s2v_add (c, iv, iv ? ivlen : 0));
   st->nonce = 1;
   c->marks.iv = 1;
@@ -317,10 +328,17 @@ siv_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
                   size_t abuflen)
 {
   siv_state *st = state_of (c);
-  if (st->nonce || c->marks.tag)
+  /* After a failed setkey (which restarts gcipher's S2V) libgcrypt
+   * still sees the old message's nonce.  */
+  if (st->nonce || c->marks.tag || (!c->marks.key && c->marks.iv))
     return GPG_ERR_INV_STATE;
+  /* libgcrypt: the state, then the buffer (also without a key).  */
   if (!abuf)
     return GPG_ERR_INV_ARG;
+  if (abuflen > PTRDIFF_MAX)
+    return GPG_ERR_INV_LENGTH;   /* No buffer is that long.  */
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;
   burn (s2v_add (c, abuf, abuflen));
   return GPG_ERR_NO_ERROR;
 }
@@ -334,6 +352,8 @@ siv_encrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     return GPG_ERR_BUFFER_TOO_SHORT;
   if (c->marks.tag || st->dec_tag_set)
     return GPG_ERR_INV_STATE;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
   /* V over the plaintext first (IN may be OUT).  */
   unsigned int depth = s2v_final (c, in, inlen, st->v);
   depth = umax (depth, siv_ctr (c, st->v, out, in, inlen));
@@ -351,6 +371,8 @@ siv_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     return GPG_ERR_BUFFER_TOO_SHORT;
   if (c->marks.tag || !st->dec_tag_set)
     return GPG_ERR_INV_STATE;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
   unsigned int depth = siv_ctr (c, st->dec_tag, out, in, inlen);
   depth = umax (depth, s2v_final (c, out, inlen, st->v));
   c->marks.tag = 1;
@@ -380,6 +402,12 @@ siv_gettag (gcry_cipher_hd_t c, unsigned char *tag, size_t taglen)
   siv_state *st = state_of (c);
   if (st->decrypted || st->dec_tag_set)
     return GPG_ERR_INV_STATE;
+  /* No tag without a key (libgcrypt crashes, or for ciphers whose
+   * functions exist before setkey gives the tag of a zero key).  */
+  if (!c->marks.key)
+    return GPG_ERR_MISSING_KEY;
+  if (cipher_check_only (c))
+    return GPG_ERR_NO_ERROR;
   siv_finalize (c);
   memcpy (tag, st->v, taglen < SIV_BLOCK ? taglen : SIV_BLOCK);
   return GPG_ERR_NO_ERROR;
@@ -389,6 +417,12 @@ gcry_err_code_t
 siv_checktag (gcry_cipher_hd_t c, const unsigned char *tag, size_t taglen)
 {
   siv_state *st = state_of (c);
+  /* As eax_checktag: a wrong length is GPG_ERR_CHECKSUM anyway.  */
+  if (!c->marks.key)
+    return taglen != SIV_BLOCK ? GPG_ERR_CHECKSUM : GPG_ERR_MISSING_KEY;
+  /* Checks only: as eax_checktag.  */
+  if (cipher_check_only (c) && taglen == SIV_BLOCK)
+    return GPG_ERR_NO_ERROR;
   siv_finalize (c);
   if (taglen != SIV_BLOCK)
     return GPG_ERR_CHECKSUM;

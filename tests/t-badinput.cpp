@@ -504,6 +504,73 @@ rows (const Config &c)
                      SYS_MAY_CRASH | HUGE_ROW, GPG_ERR_INV_LENGTH, 1u << KEYED });
     }
 
+  /* NULL buffers and impossible lengths together, and in place with a
+   * NULL buffer: libgcrypt's code wherever its length, state or size
+   * rules answer before it would touch the buffer.  */
+  for (int enc = 0; enc < 2; enc++)
+    {
+      const std::string d = enc ? "encrypt " : "decrypt ";
+      auto fn = [enc] (const sysgcrypt *L) {
+        return enc ? L->cipher_encrypt : L->cipher_decrypt; };
+      struct Shape { const char *name; bool out; size_t outsize;
+                     bool in; size_t inlen; };
+      const Shape shapes[] = {
+        { "NULL, SIZE_MAX, NULL, SIZE_MAX - 1", false, huge, false, huge - 1 },
+        { "NULL, SIZE_MAX, NULL, SIZE_MAX", false, huge, false, huge },
+        { "NULL, 2^63 + 1 in place", false, huge2 + 1, false, 0 },
+        { "out, 64, in, 2^63 + 1", true, 64, true, huge2 + 1 },
+        { "out, SIZE_MAX, in, SIZE_MAX - 1", true, huge, true, huge - 1 },
+        { "NULL, 64, in, 0", false, 64, true, 0 },
+      };
+      for (const Shape &sh : shapes)
+        v.push_back ({ d + sh.name,
+                       [fn, P, sh] (const sysgcrypt *L, gcry_cipher_hd_t h,
+                                    const Config &) {
+                         Bytes o (256);
+                         return fn (L) (h, sh.out ? o.data () : nullptr,
+                                        sh.outsize, sh.in ? P : nullptr,
+                                        sh.inlen); },
+                       SYS_MAY_CRASH | NULL_ROW | HUGE_ROW, GPG_ERR_INV_ARG,
+                       ALL_STATES });
+    }
+  /* A huge length with buffers that would overlap: the length rules
+   * answer (gcipher used to see a partial overlap first and say
+   * GPG_ERR_INV_ARG).  */
+  for (int enc = 0; enc < 2; enc++)
+    v.push_back ({ std::string (enc ? "encrypt" : "decrypt")
+                     + " out = in + 64, 64, in, 2^63 + 1",
+                   [enc, huge2] (const sysgcrypt *L, gcry_cipher_hd_t h,
+                                 const Config &) {
+                     Bytes b (256);
+                     auto fn = enc ? L->cipher_encrypt : L->cipher_decrypt;
+                     return fn (h, b.data () + 64, 64, b.data (), huge2 + 1); },
+                   SYS_MAY_CRASH | HUGE_ROW, GPG_ERR_BUFFER_TOO_SHORT,
+                   ALL_STATES });
+  v.push_back ({ "authenticate NULL len huge",
+                 [] (const sysgcrypt *L, gcry_cipher_hd_t h, const Config &) {
+                   return L->cipher_authenticate (h, nullptr, SIZE_MAX); },
+                 SYS_MAY_CRASH | NULL_ROW | HUGE_ROW, GPG_ERR_INV_ARG,
+                 ALL_STATES });
+  v.push_back ({ "authenticate len 2^63 + 1",
+                 [A, huge2] (const sysgcrypt *L, gcry_cipher_hd_t h,
+                             const Config &) {
+                   return L->cipher_authenticate (h, A, huge2 + 1); },
+                 SYS_MAY_CRASH | HUGE_ROW, GPG_ERR_INV_LENGTH, ALL_STATES });
+  v.push_back ({ "gettag len huge",
+                 [] (const sysgcrypt *L, gcry_cipher_hd_t h, const Config &) {
+                   Bytes t (32);
+                   return L->cipher_gettag (h, t.data (), SIZE_MAX); },
+                 SYS_MAY_CRASH | HUGE_ROW, GPG_ERR_INV_LENGTH, ALL_STATES });
+  for (size_t l : { 12, 16 })
+    v.push_back ({ "setiv len " + std::to_string (l) + " (any state)",
+                   [l, IV] (const sysgcrypt *L, gcry_cipher_hd_t h,
+                            const Config &) {
+                     return L->cipher_setiv (h, IV, l); },
+                   /* Only Salsa20's nonce (no key needed) is
+                    * gcipher-only here.  */
+                   SYS_MAY_CRASH, GPG_ERR_NO_ERROR,
+                   (1u << FRESH) | (1u << DONE) });
+
   /* Every ordinary call in every state: wrong call order.  */
   v.push_back ({ "setiv", [] (const sysgcrypt *L, gcry_cipher_hd_t h,
                               const Config &c) {
@@ -836,6 +903,12 @@ TEST_F (BadInput, EveryRowEveryModeEveryState)
           if (s == FRESH && is_aead (c.mode))
             {
               no_key_cases++;
+              /* Where libgcrypt refuses without crashing (a state or
+               * length rule, not a tag comparison), its code.  */
+              if (!r.crashed && r.rc && gcry_err_code (r.rc) != GPG_ERR_CHECKSUM
+                  && !(row.flags & HUGE_ROW) && o.rc != r.rc)
+                fail ("keyless: gcipher " + err_str (o.rc) + ", libgcrypt "
+                      + err_str (r.rc));
               /* Still: a refusal changes nothing (a checktag that ran
                * and found the tag wrong has finished the message, as
                * in libgcrypt).  */
@@ -847,9 +920,18 @@ TEST_F (BadInput, EveryRowEveryModeEveryState)
             }
           /* GCM-SIV's AAD over the RFC 8452 6 limit ends the message
            * (every later call GPG_ERR_INV_LENGTH until setiv or reset;
-           * libgcrypt reads on and crashes): a whole change, by design. */
-          if (c.mode == GCRY_CIPHER_MODE_GCM_SIV
-              && row.name == "authenticate len huge")
+           * libgcrypt reads on and crashes): a whole change, by design.
+           * So does any GCM, GCM-SIV or ChaCha20-Poly1305 length over
+           * the limit, also with a NULL buffer, as libgcrypt's own
+           * answer does where it gives one (where it crashes: a count
+           * that wraps, or its 0x42 fill of a SIZE_MAX output).  */
+          if ((c.mode == GCRY_CIPHER_MODE_GCM_SIV
+               && row.name == "authenticate len huge")
+              || ((c.mode == GCRY_CIPHER_MODE_GCM
+                   || c.mode == GCRY_CIPHER_MODE_GCM_SIV
+                   || c.mode == GCRY_CIPHER_MODE_POLY1305)
+                  && (row.flags & HUGE_ROW) && r.crashed && !r.rc_known
+                  && gcry_err_code (o.rc) == GPG_ERR_INV_LENGTH))
             {
               by_design++;
               if (gcry_err_code (o.rc) != GPG_ERR_INV_LENGTH)
@@ -877,23 +959,10 @@ TEST_F (BadInput, EveryRowEveryModeEveryState)
           bool skip_after = false;
           if (o.rc != r.rc)
             {
-              /* gcipher checks pointers before the mode's state and
-               * length rules (doc/gcipher.md "Error codes").  */
-              if ((row.flags & NULL_ROW)
-                  && gcry_err_code (o.rc) == GPG_ERR_INV_ARG && r.rc)
-                {
-                  /* libgcrypt's call may still have acted (a checktag
-                   * of a NULL 16-byte tag on 8-byte-block EAX finds the
-                   * length wrong and ends the message); gcipher's
-                   * refusal leaves the handle as it was (checked
-                   * below).  */
-                  deviations++;
-                  skip_after = true;
-                }
               /* libgcrypt accepts some impossible lengths through an
                * overflow (e.g. a 2^63-byte Serpent key); gcipher
                * refuses them.  */
-              else if ((row.flags & HUGE_ROW) && o.rc && !r.rc)
+              if ((row.flags & HUGE_ROW) && o.rc && !r.rc)
                 {
                   deviations++;
                   skip_after = true;
@@ -927,12 +996,175 @@ TEST_F (BadInput, EveryRowEveryModeEveryState)
     }
   EXPECT_GT (cases, 1000u);
   printf ("[ badinput ] %zu cases, %zu rejected calls, %zu gcipher-only "
-          "(libgcrypt crashes), %zu refused where libgcrypt checks state "
-          "first or overflows a length or buffer, %zu on keyless AEAD "
-          "handles (not compared "
-          "with libgcrypt), %zu GCM-SIV messages ended by an impossible AAD "
+          "(libgcrypt crashes), %zu refused where libgcrypt overflows a "
+          "length or buffer, %zu on keyless AEAD "
+          "handles (libgcrypt's code where it refuses without crashing), "
+          "%zu GCM/GCM-SIV/Poly1305 messages ended by an impossible "
           "length\n", cases, rejected, own_rows, deviations, no_key_cases,
           by_design);
+}
+
+/* Handles without a key: never opened with one, or whose key a failed
+ * setkey dropped in the middle of a message.  Every operation that needs
+ * the key (data in every mode; nonce, AAD, tag and CCM lengths in the
+ * modes that MAC them) is refused with GPG_ERR_MISSING_KEY, except where
+ * libgcrypt refuses without crashing and without comparing a tag (a
+ * state or length rule; a tag length that cannot match): there its code.
+ * libgcrypt crashes on many of these (AES has no functions before
+ * setkey), and where it does not (Serpent SIV, 3DES EAX, ChaCha20-
+ * Poly1305, a stale key after a failed setkey) it MACs with a zero or
+ * stale key, gives that tag and accepts it in checktag; gcipher never
+ * produces or verifies a tag without a key.  Operations that need no key
+ * (CCM's nonce, SIV's decryption tag, a stream cipher's nonce) get
+ * libgcrypt's code where it survives.  One line per algorithm's first
+ * mode x operation x state is printed (the report's keyless table).  */
+TEST_F (BadInput, KeylessHandlesRefuse)
+{
+  if (!sys)
+    GTEST_SKIP () << "system libgcrypt unavailable: " << sysgcrypt_error ();
+  enum Op { SETIV, AUTH, ENC, DEC, GETTAG, CHECK16, CHECK17, CCMLEN, DECTAG,
+            N_OPS };
+  const char *const op_names[] = { "setiv", "authenticate", "encrypt",
+                                   "decrypt", "gettag", "checktag 16",
+                                   "checktag 17", "SET_CCM_LENGTHS",
+                                   "SET_DECRYPTION_TAG" };
+  auto needs_key = [] (const Config &c, Op op) {
+    switch (op)
+      {
+      case ENC: case DEC:
+        return true;
+      case SETIV:
+        return c.mode == GCRY_CIPHER_MODE_EAX || c.mode == GCRY_CIPHER_MODE_SIV
+               || c.mode == GCRY_CIPHER_MODE_GCM
+               || c.mode == GCRY_CIPHER_MODE_GCM_SIV
+               || c.mode == GCRY_CIPHER_MODE_POLY1305;
+      case CCMLEN:
+        return c.mode == GCRY_CIPHER_MODE_CCM;
+      case DECTAG:
+        return false;
+      default:
+        return is_aead (c.mode);
+      }
+  };
+  /* The op (for CCMLEN: a nonce first, which needs no key).  */
+  auto do_op = [] (const sysgcrypt *L, gcry_cipher_hd_t h, const Config &c,
+                   Op op) -> gcry_error_t {
+    Bytes out (64), zero (32, 0);
+    const size_t n = c.mode == GCRY_CIPHER_MODE_AESWRAP ? 24 : 2 * c.bs;
+    switch (op)
+      {
+      case SETIV:
+        return L->cipher_setiv (h, bufs.iv.data (), c.ivlen ? c.ivlen : 16);
+      case AUTH:
+        return L->cipher_authenticate (h, bufs.aad.data (), 16);
+      case ENC:
+        return L->cipher_encrypt (h, out.data (), out.size (),
+                                  bufs.pt.data (), n);
+      case DEC:
+        return L->cipher_decrypt (h, out.data (), out.size (),
+                                  bufs.pt.data (), n);
+      case GETTAG:
+        return L->cipher_gettag (h, out.data (), 16);
+      case CHECK16:
+        return L->cipher_checktag (h, zero.data (), 16);
+      case CHECK17:
+        return L->cipher_checktag (h, zero.data (), 17);
+      case CCMLEN:
+        {
+          L->cipher_setiv (h, bufs.iv.data (), c.ivlen ? c.ivlen : 12);
+          uint64_t p[3] = { msg_len (c), 16, 16 };
+          return L->cipher_ctl (h, GCRYCTL_SET_CCM_LENGTHS, p, sizeof p);
+        }
+      case DECTAG:
+        return L->cipher_ctl (h, GCRYCTL_SET_DECRYPTION_TAG, zero.data (),
+                              16);
+      default:
+        return 0;
+      }
+  };
+  size_t checked = 0;
+  for (const Config &c : configs (sys))
+    {
+      /* A key length this algorithm refuses (Serpent, Blowfish and
+       * ARCFOUR take many): 0, else none (no "dropped" rows).  */
+      bool can_drop;
+      {
+        gcry_cipher_hd_t h;
+        ASSERT_EQ (gcry_cipher_open (&h, c.spec->algo, c.mode, 0), 0u);
+        can_drop = gcry_cipher_setkey (h, bufs.key.data (), 0) != 0;
+        gcry_cipher_close (h);
+      }
+      std::vector<Row> table;
+      for (int dropped = 0; dropped < (can_drop ? 2 : 1); dropped++)
+        for (int op = 0; op < N_OPS; op++)
+          table.push_back (
+            { std::string (dropped ? "key dropped, " : "never keyed, ")
+                + op_names[op],
+              [dropped, op, do_op] (const sysgcrypt *L, gcry_cipher_hd_t h,
+                                    const Config &c) {
+                if (dropped)
+                  {
+                    enter_state (L, h, c, MID);
+                    /* A wrong length: refused, the key dropped (both
+                     * libraries).  */
+                    L->cipher_setkey (h, bufs.key.data (), 0);
+                  }
+                return do_op (L, h, c, (Op) op); },
+              0, GPG_ERR_MISSING_KEY, 1u << FRESH });
+      std::vector<Case> list;
+      for (const Row &r : table)
+        list.push_back (Case (FRESH, &r));
+      std::vector<Outcome> sys_res = run_cases_children (sys, c, list);
+      const bool first_of_mode = c.spec->algo == GCRY_CIPHER_AES
+                                 || c.spec->algo == GCRY_CIPHER_CHACHA20
+                                 || c.spec->algo == GCRY_CIPHER_SERPENT128
+                                 || c.spec->algo == GCRY_CIPHER_3DES;
+      for (size_t k = 0; k < table.size (); k++)
+        {
+          const Op op = (Op) (k % N_OPS);
+          const Outcome &r = sys_res[k];
+          Outcome o = run_case (&ours, c, FRESH, &table[k]);
+          checked++;
+          const gcry_err_code_t sc = gcry_err_code (r.rc);
+          gcry_err_code_t want;
+          bool any = false;
+          if (!needs_key (c, op))
+            {
+              want = sc;
+              any = r.crashed && !r.rc_known;
+            }
+          /* A tag length that cannot match: GPG_ERR_CHECKSUM whatever
+           * the key (where libgcrypt crashes, either code).  */
+          else if ((op == CHECK17
+                    || (op == CHECK16 && c.mode == GCRY_CIPHER_MODE_EAX
+                        && c.bs == 8))
+                   && r.crashed && !r.rc_known
+                   && gcry_err_code (o.rc) == GPG_ERR_CHECKSUM)
+            want = GPG_ERR_CHECKSUM;
+          else if ((r.crashed && !r.rc_known) || !r.rc)
+            want = GPG_ERR_MISSING_KEY;
+          /* A tag comparison (a 16-byte tag where the mode's tag is 16
+           * bytes) is no code libgcrypt gives without a key.  */
+          else if (sc == GPG_ERR_CHECKSUM && op == CHECK16
+                   && !(c.mode == GCRY_CIPHER_MODE_EAX && c.bs == 8))
+            want = GPG_ERR_MISSING_KEY;
+          else
+            want = sc;
+          const std::string sys_text
+            = r.crashed && !r.rc_known ? "crash" : gpg_strerror (sc);
+          if (first_of_mode)
+            printf ("[ keyless  ] %-12s %-10s %-40s libgcrypt %-22s "
+                    "gcipher %s\n", c.spec->name,
+                    std::to_string (c.mode).c_str (), table[k].name.c_str (),
+                    sys_text.c_str (), gpg_strerror (gcry_err_code (o.rc)));
+          if (!any && gcry_err_code (o.rc) != want)
+            ADD_FAILURE () << c.label () << ", " << table[k].name
+                           << ": gcipher " << err_str (o.rc)
+                           << ", expected " << gpg_strerror (want)
+                           << " (libgcrypt " << sys_text << ")";
+        }
+    }
+  EXPECT_GT (checked, 1000u);
 }
 
 /* NULL handles to every function taking one: GPG_ERR_INV_ARG (libgcrypt

@@ -4,6 +4,8 @@
  * length and crashes; gcipher answers GPG_ERR_INV_ARG (the differential
  * test cannot cover these: the reference would crash).  Every other
  * argument error is compared with libgcrypt in t-api-diff.  */
+#include <string.h>
+
 #include <gtest/gtest.h>
 #include <gcrypt.h>
 
@@ -72,24 +74,33 @@ TEST (Robust, NullBuffers)
   gcry_cipher_close (h);
 }
 
-TEST (Robust, PartialOverlapRefused)
+/* Partly overlapping buffers give the disjoint-buffer result (the full
+ * table is tests/t-overlap.cpp).  The known answer: AES-128-CBC, key
+ * and IV zero, BUF[i] = i, decrypt 64 bytes from BUF + 16 into BUF;
+ * libgcrypt 1.10 gives the same for this offset.  */
+TEST (Robust, PartialOverlapGivesSeparateResult)
 {
-  unsigned char key[16] = { 2 }, buf[300] = { 0 };
-  for (int mode : { GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_CBC,
-                    GCRY_CIPHER_MODE_CFB, GCRY_CIPHER_MODE_CTR })
-    {
-      gcry_cipher_hd_t h;
-      ASSERT_EQ (gcry_cipher_open (&h, GCRY_CIPHER_AES, mode, 0), 0u);
-      ASSERT_EQ (gcry_cipher_setkey (h, key, 16), 0u);
-      EXPECT_EQ (code (gcry_cipher_encrypt (h, buf + 16, 256, buf, 256)),
-                 GPG_ERR_INV_ARG) << "mode " << mode;
-      EXPECT_EQ (code (gcry_cipher_decrypt (h, buf, 256, buf + 1, 256)),
-                 GPG_ERR_INV_ARG) << "mode " << mode;
-      /* In place and adjacent buffers are fine.  */
-      EXPECT_EQ (gcry_cipher_encrypt (h, buf, 128, buf, 128), 0u);
-      EXPECT_EQ (gcry_cipher_encrypt (h, buf + 128, 128, buf, 128), 0u);
-      gcry_cipher_close (h);
-    }
+  unsigned char key[16] = { 0 }, buf[80], ref[64];
+  for (int i = 0; i < 80; i++)
+    buf[i] = (unsigned char) i;
+  gcry_cipher_hd_t h;
+  ASSERT_EQ (gcry_cipher_open (&h, GCRY_CIPHER_AES, GCRY_CIPHER_MODE_CBC, 0),
+             0u);
+  ASSERT_EQ (gcry_cipher_setkey (h, key, 16), 0u);
+  ASSERT_EQ (gcry_cipher_setiv (h, key, 16), 0u);
+  ASSERT_EQ (gcry_cipher_decrypt (h, ref, 64, buf + 16, 64), 0u);
+  ASSERT_EQ (gcry_cipher_setiv (h, key, 16), 0u);
+  ASSERT_EQ (gcry_cipher_decrypt (h, buf, 64, buf + 16, 64), 0u);
+  EXPECT_EQ (memcmp (buf, ref, 64), 0);
+  static const unsigned char head[16] =
+    { 0x02, 0x1f, 0xa8, 0x55, 0x30, 0x2a, 0x7f, 0xad,
+      0x9b, 0x81, 0xa1, 0x0e, 0x2b, 0x1f, 0x96, 0xf0 };
+  EXPECT_EQ (memcmp (buf, head, 16), 0);
+  /* The 16 bytes after the output are the input's last block, as
+   * they were.  */
+  for (int i = 64; i < 80; i++)
+    EXPECT_EQ (buf[i], i);
+  gcry_cipher_close (h);
 }
 
 } // namespace
