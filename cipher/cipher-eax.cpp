@@ -402,7 +402,7 @@ eax_checktag (gcry_cipher_hd_t c, const unsigned char *tag, size_t taglen)
   unsigned char diff = 0;
   for (size_t i = 0; i < taglen; i++)
     diff |= (unsigned char) (tag[i] ^ t[i]);
-  return diff ? GPG_ERR_CHECKSUM : GPG_ERR_NO_ERROR;
+  return ct_checksum_error (diff);
 }
 
 gcry_err_code_t

@@ -522,7 +522,7 @@ ocb_checktag (gcry_cipher_hd_t c, const unsigned char *tag, size_t taglen)
   const size_t m = taglen < n ? taglen : n;
   for (size_t i = 0; i < m; i++)
     diff |= (unsigned int) (tag[i] ^ s->tag[i]);
-  return diff ? GPG_ERR_CHECKSUM : GPG_ERR_NO_ERROR;
+  return ct_checksum_error (diff);
 }
 
 gcry_err_code_t

@@ -355,7 +355,7 @@ poly1305_checktag (gcry_cipher_hd_t c, const unsigned char *tag,
   for (size_t i = 0; i < POLY1305_TAGLEN; i++)
     diff |= (unsigned int) (tag[i] ^ c->iv[i]);
   diff |= (unsigned int) (taglen != POLY1305_TAGLEN);  /* Public.  */
-  return diff ? GPG_ERR_CHECKSUM : GPG_ERR_NO_ERROR;
+  return ct_checksum_error (diff);
 }
 
 gcry_err_code_t
