@@ -735,12 +735,37 @@ _gcry_cipher_setctr (gcry_cipher_hd_t c, const void *ctr, size_t ctrlen)
   return GPG_ERR_NO_ERROR;
 }
 
-/* libgcrypt's private command numbers 58..62 (not in gcrypt.h).  */
+/* libgcrypt's private cipher commands (not in gcrypt.h; numbers from
+ * libgcrypt's test API header, the tests pass them as plain ints).  63
+ * is libgcrypt 1.11's; its tests read the CTR counter back with it.  */
 enum
   {
     PRIV_CIPHERCTL_DISABLE_WEAK_KEY = 61,
-    PRIV_CIPHERCTL_GET_INPUT_VECTOR = 62
+    PRIV_CIPHERCTL_GET_INPUT_VECTOR = 62,
+    PRIV_CIPHERCTL_GET_COUNTER = 63
   };
+
+/* The answer of PRIV_CIPHERCTL_GET_INPUT_VECTOR and _GET_COUNTER, the
+ * same layout for both: one length byte N (the unused keystream count,
+ * or the block size when there is none), then the last N bytes of BLOCK
+ * (the shift register, or the next counter block).  A buffer shorter
+ * than 1 + block size is GPG_ERR_TOO_SHORT, as in libgcrypt; a NULL one
+ * GPG_ERR_INV_ARG (libgcrypt would write through it).  */
+static gcry_err_code_t
+get_block_tail (gcry_cipher_hd_t h, const unsigned char *block,
+                void *buffer, size_t buflen)
+{
+  const size_t bs = h->spec->blocksize;
+  if (buflen < 1 + bs)
+    return GPG_ERR_TOO_SHORT;
+  if (!buffer)
+    return GPG_ERR_INV_ARG;
+  size_t n = h->unused ? h->unused : bs;
+  unsigned char *dst = static_cast<unsigned char *> (buffer);
+  dst[0] = (unsigned char) n;
+  memcpy (dst + 1, block + bs - n, n);
+  return GPG_ERR_NO_ERROR;
+}
 
 gcry_err_code_t
 _gcry_cipher_ctl (gcry_cipher_hd_t h, int cmd, void *buffer, size_t buflen)
@@ -834,19 +859,12 @@ _gcry_cipher_ctl (gcry_cipher_hd_t h, int cmd, void *buffer, size_t buflen)
       }
 
     case PRIV_CIPHERCTL_GET_INPUT_VECTOR:
-      /* The CFB/OFB input block: one length byte N (the unused
-       * keystream count, or the block size when 0), then the last N
-       * bytes of the shift register.  */
-      {
-        const size_t bs = h->spec->blocksize;
-        if (buflen < 1 + bs)
-          return GPG_ERR_TOO_SHORT;
-        size_t n = h->unused ? h->unused : bs;
-        unsigned char *dst = static_cast<unsigned char *> (buffer);
-        dst[0] = (unsigned char) n;
-        memcpy (dst + 1, h->iv + bs - n, n);
-        return GPG_ERR_NO_ERROR;
-      }
+      /* The IV / CFB and OFB shift register.  */
+      return get_block_tail (h, h->iv, buffer, buflen);
+
+    case PRIV_CIPHERCTL_GET_COUNTER:
+      /* The next CTR (or GCM) counter block, whatever the mode.  */
+      return get_block_tail (h, h->ctr, buffer, buflen);
 
     default:
       return GPG_ERR_INV_OP;

@@ -1121,8 +1121,9 @@ TEST_F (GcmDiff, CtlAndInfoAllCommands)
   for (const Args &args : argsets)
     for (int cmd = -1; cmd <= 90; cmd++)
       {
-        if (cmd == GCRYCTL_RESET || cmd == 62)
-          continue;  /* Reset is covered above; 62 reads the IV buffer.  */
+        if (cmd == GCRYCTL_RESET || cmd == 62 || cmd == 63)
+          continue;  /* Reset is covered above; 62 reads the IV buffer;
+                        63 (the counter, libgcrypt 1.11) 1.10 lacks.  */
         Twin t (a, b);
         t.note ("cmd " + std::to_string (cmd) + " buflen "
                 + std::to_string (args.buflen));
