@@ -136,3 +136,32 @@ sysgcrypt_rejected_hwf (void)
 {
   return sys_hwf_rejected;
 }
+
+struct sysgcrypt
+sysgcrypt_gcipher (const char *path)
+{
+  struct sysgcrypt t;
+  memset (&t, 0, sizeof t);
+  t.path = path;
+  t.check_version = gcry_check_version;
+  t.control = gcry_control;
+  t.cipher_open = gcry_cipher_open;
+  t.cipher_close = gcry_cipher_close;
+  t.cipher_ctl = gcry_cipher_ctl;
+  t.cipher_info = gcry_cipher_info;
+  t.cipher_algo_info = gcry_cipher_algo_info;
+  t.cipher_algo_name = gcry_cipher_algo_name;
+  t.cipher_map_name = gcry_cipher_map_name;
+  t.cipher_mode_from_oid = gcry_cipher_mode_from_oid;
+  t.cipher_encrypt = gcry_cipher_encrypt;
+  t.cipher_decrypt = gcry_cipher_decrypt;
+  t.cipher_setkey = gcry_cipher_setkey;
+  t.cipher_setiv = gcry_cipher_setiv;
+  t.cipher_setctr = gcry_cipher_setctr;
+  t.cipher_authenticate = gcry_cipher_authenticate;
+  t.cipher_gettag = gcry_cipher_gettag;
+  t.cipher_checktag = gcry_cipher_checktag;
+  t.cipher_get_algo_keylen = gcry_cipher_get_algo_keylen;
+  t.cipher_get_algo_blklen = gcry_cipher_get_algo_blklen;
+  return t;
+}

@@ -96,6 +96,10 @@ int sysgcrypt_disable_hwf (const char *name);
 /* After sysgcrypt_load: the queued names the library rejected, each
  * followed by a space ("" if none).  */
 const char *sysgcrypt_rejected_hwf (void);
+/* gcipher's own entry points (the library the program links) in the
+ * same table, every member set, PATH naming it in messages; so a
+ * differential test calls both libraries through one type.  */
+struct sysgcrypt sysgcrypt_gcipher (const char *path);
 
 #ifdef __cplusplus
 }

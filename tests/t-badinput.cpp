@@ -62,28 +62,7 @@ namespace {
 sysgcrypt
 make_ours ()
 {
-  sysgcrypt t {};
-  t.path = "gcipher";
-  t.control = gcry_control;
-  t.cipher_open = gcry_cipher_open;
-  t.cipher_close = gcry_cipher_close;
-  t.cipher_ctl = gcry_cipher_ctl;
-  t.cipher_info = gcry_cipher_info;
-  t.cipher_algo_info = gcry_cipher_algo_info;
-  t.cipher_algo_name = gcry_cipher_algo_name;
-  t.cipher_map_name = gcry_cipher_map_name;
-  t.cipher_mode_from_oid = gcry_cipher_mode_from_oid;
-  t.cipher_encrypt = gcry_cipher_encrypt;
-  t.cipher_decrypt = gcry_cipher_decrypt;
-  t.cipher_setkey = gcry_cipher_setkey;
-  t.cipher_setiv = gcry_cipher_setiv;
-  t.cipher_setctr = gcry_cipher_setctr;
-  t.cipher_authenticate = gcry_cipher_authenticate;
-  t.cipher_gettag = gcry_cipher_gettag;
-  t.cipher_checktag = gcry_cipher_checktag;
-  t.cipher_get_algo_keylen = gcry_cipher_get_algo_keylen;
-  t.cipher_get_algo_blklen = gcry_cipher_get_algo_blklen;
-  return t;
+  return sysgcrypt_gcipher ("gcipher");
 }
 
 const sysgcrypt ours = make_ours ();
@@ -125,21 +104,6 @@ struct Config
     return std::string (spec->name) + " mode " + std::to_string (mode);
   }
 };
-
-bool
-is_aead (int mode)
-{
-  switch (mode)
-    {
-    case GCRY_CIPHER_MODE_CCM: case GCRY_CIPHER_MODE_GCM:
-    case GCRY_CIPHER_MODE_POLY1305: case GCRY_CIPHER_MODE_OCB:
-    case GCRY_CIPHER_MODE_EAX: case GCRY_CIPHER_MODE_SIV:
-    case GCRY_CIPHER_MODE_GCM_SIV:
-      return true;
-    default:
-      return false;
-    }
-}
 
 size_t
 key_len_for (const cipher_spec *spec, int mode)
@@ -281,7 +245,7 @@ enter_state (const sysgcrypt *L, gcry_cipher_hd_t h, const Config &c, State s)
     {
       set_nonce (L, h, c);
       ccm_lengths (L, h, c);
-      if (is_aead (c.mode))
+      if (testutil::is_aead_mode (c.mode))
         L->cipher_authenticate (h, bufs.aad.data (), 16);
     }
   size_t done = 0;
@@ -298,7 +262,7 @@ enter_state (const sysgcrypt *L, gcry_cipher_hd_t h, const Config &c, State s)
   L->cipher_encrypt (h, out.data (),
                      rest + (c.mode == GCRY_CIPHER_MODE_AESWRAP ? 8 : 0),
                      bufs.pt.data () + done, rest);
-  if (is_aead (c.mode))
+  if (testutil::is_aead_mode (c.mode))
     L->cipher_gettag (h, out.data (), 16);
 }
 
@@ -328,14 +292,14 @@ continuation (const sysgcrypt *L, gcry_cipher_hd_t h, const Config &c)
           ccm_lengths (L, h, c);
         }
       Bytes out (n + extra + 16, 0x33), tag (16, 0x44);
-      if (is_aead (c.mode))
+      if (testutil::is_aead_mode (c.mode))
         note ("auth", L->cipher_authenticate (h, bufs.aad.data (), 16), tag,
               0);
       if (c.mode == GCRY_CIPHER_MODE_OCB)
         L->cipher_ctl (h, GCRYCTL_FINALIZE, nullptr, 0);
       note ("enc", L->cipher_encrypt (h, out.data (), n + extra,
                                       bufs.pt.data (), n), out, out.size ());
-      if (is_aead (c.mode))
+      if (testutil::is_aead_mode (c.mode))
         note ("tag", L->cipher_gettag (h, tag.data (), 16), tag, 16);
     }
   return r;
@@ -870,7 +834,7 @@ TEST_F (BadInput, EveryRowEveryModeEveryState)
         {
           ref_ours[s] = run_case (&ours, c, (State) s, nullptr);
           /* Without a bad call the two libraries agree.  */
-          if (!sys_res[s].crashed && !(s == FRESH && is_aead (c.mode)))
+          if (!sys_res[s].crashed && !(s == FRESH && testutil::is_aead_mode (c.mode)))
             {
               EXPECT_EQ (ref_ours[s].after, sys_res[s].after)
                 << c.label () << " in state " << state_names[s]
@@ -900,7 +864,7 @@ TEST_F (BadInput, EveryRowEveryModeEveryState)
            * SIV and GCM-SIV compute on the unset (zero) key schedule or
            * crash, gcipher answers GPG_ERR_MISSING_KEY in places: not
            * compared with libgcrypt.  */
-          if (s == FRESH && is_aead (c.mode))
+          if (s == FRESH && testutil::is_aead_mode (c.mode))
             {
               no_key_cases++;
               /* Where libgcrypt refuses without crashing (a state or
@@ -1043,7 +1007,7 @@ TEST_F (BadInput, KeylessHandlesRefuse)
       case DECTAG:
         return false;
       default:
-        return is_aead (c.mode);
+        return testutil::is_aead_mode (c.mode);
       }
   };
   /* The op (for CCMLEN: a nonce first, which needs no key).  */

@@ -59,20 +59,7 @@ constexpr int MODE = GCRY_CIPHER_MODE_GCM_SIV;
 sysgcrypt
 make_ours ()
 {
-  sysgcrypt t {};
-  t.path = "gcipher";
-  t.cipher_open = gcry_cipher_open;
-  t.cipher_close = gcry_cipher_close;
-  t.cipher_ctl = gcry_cipher_ctl;
-  t.cipher_info = gcry_cipher_info;
-  t.cipher_encrypt = gcry_cipher_encrypt;
-  t.cipher_decrypt = gcry_cipher_decrypt;
-  t.cipher_setkey = gcry_cipher_setkey;
-  t.cipher_setiv = gcry_cipher_setiv;
-  t.cipher_authenticate = gcry_cipher_authenticate;
-  t.cipher_gettag = gcry_cipher_gettag;
-  t.cipher_checktag = gcry_cipher_checktag;
-  return t;
+  return sysgcrypt_gcipher ("gcipher");
 }
 
 const sysgcrypt ours = make_ours ();

@@ -50,19 +50,7 @@ namespace {
 sysgcrypt
 make_ours ()
 {
-  sysgcrypt t {};
-  t.path = "gcipher";
-  t.cipher_open = gcry_cipher_open;
-  t.cipher_close = gcry_cipher_close;
-  t.cipher_ctl = gcry_cipher_ctl;
-  t.cipher_encrypt = gcry_cipher_encrypt;
-  t.cipher_decrypt = gcry_cipher_decrypt;
-  t.cipher_setkey = gcry_cipher_setkey;
-  t.cipher_setiv = gcry_cipher_setiv;
-  t.cipher_setctr = gcry_cipher_setctr;
-  t.cipher_authenticate = gcry_cipher_authenticate;
-  t.cipher_gettag = gcry_cipher_gettag;
-  return t;
+  return sysgcrypt_gcipher ("gcipher");
 }
 const sysgcrypt ours = make_ours ();
 
@@ -109,21 +97,6 @@ const cipher_spec *const families[] = {
 const size_t lengths[] = { 16,  17,  24,  31,  32,  33,  47,  48,  63, 64,
                            65,  100, 128, 129, 255, 256, 257, 512, 519, 520 };
 const long offsets[] = { 1, -1, 15, -15, 16, -16, 17, -17, 64, -64 };
-
-bool
-is_aead (int mode)
-{
-  switch (mode)
-    {
-    case GCRY_CIPHER_MODE_CCM: case GCRY_CIPHER_MODE_GCM:
-    case GCRY_CIPHER_MODE_POLY1305: case GCRY_CIPHER_MODE_OCB:
-    case GCRY_CIPHER_MODE_EAX: case GCRY_CIPHER_MODE_SIV:
-    case GCRY_CIPHER_MODE_GCM_SIV:
-      return true;
-    default:
-      return false;
-    }
-}
 
 /* Key bytes for SPEC in MODE (XTS and SIV take two keys).  */
 size_t
@@ -183,7 +156,7 @@ prepare (const sysgcrypt *L, const cipher_spec *spec, const ModeCase &m,
       uint64_t p[3] = { n, aad.size (), 16 };
       ok = ok && !L->cipher_ctl (h, GCRYCTL_SET_CCM_LENGTHS, p, sizeof p);
     }
-  if (is_aead (m.mode) && m.mode != GCRY_CIPHER_MODE_SIV)
+  if (testutil::is_aead_mode (m.mode) && m.mode != GCRY_CIPHER_MODE_SIV)
     ok = ok && !L->cipher_authenticate (h, aad.data (), aad.size ());
   if (decrypt && (m.mode == GCRY_CIPHER_MODE_SIV
                   || m.mode == GCRY_CIPHER_MODE_GCM_SIV))
@@ -261,7 +234,7 @@ run (const sysgcrypt *L, gcry_cipher_hd_t h, const ModeCase &m,
         if ((i < lo || i >= hi) && arena[i] != before[i])
           r.arena_ok = false;
     }
-  if (is_aead (m.mode))
+  if (testutil::is_aead_mode (m.mode))
     {
       r.tag.assign (16, 0);
       gcry_error_t e = L->cipher_gettag (h, r.tag.data (), 16);
@@ -310,7 +283,7 @@ run_family (const sysgcrypt *L, const cipher_spec *spec,
             gcry_cipher_hd_t h2 = prepare (&ours, spec, m, n, false, {});
             ours.cipher_encrypt (h2, ct.data (), ct.size (), pt.data (), n);
             tag.assign (16, 0);
-            if (is_aead (m.mode))
+            if (testutil::is_aead_mode (m.mode))
               ours.cipher_gettag (h2, tag.data (), 16);
             gcry_cipher_close (h2);
           }

@@ -95,6 +95,23 @@ testvector_path (const std::string &rel)
   return std::string (TESTVECTORS_DIR) + "/" + rel;
 }
 
+/* ---- Modes ---------------------------------------------------------- */
+
+bool
+is_aead_mode (int mode)
+{
+  switch (mode)
+    {
+    case GCRY_CIPHER_MODE_CCM: case GCRY_CIPHER_MODE_GCM:
+    case GCRY_CIPHER_MODE_POLY1305: case GCRY_CIPHER_MODE_OCB:
+    case GCRY_CIPHER_MODE_EAX: case GCRY_CIPHER_MODE_SIV:
+    case GCRY_CIPHER_MODE_GCM_SIV:
+      return true;
+    default:
+      return false;
+    }
+}
+
 /* ---- Botan .vec ----------------------------------------------------- */
 
 std::string

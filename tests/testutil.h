@@ -45,6 +45,11 @@ std::string hex_encode (const void *p, size_t len);
 inline std::string hex_encode (const Bytes &b)
 { return hex_encode (b.data (), b.size ()); }
 
+/* ---- Modes ---------------------------------------------------------- */
+/* MODE (GCRY_CIPHER_MODE_*) takes a nonce, additional data and a tag
+ * (CCM, GCM, Poly1305, OCB, EAX, SIV, GCM-SIV).  */
+bool is_aead_mode (int mode);
+
 /* ---- Files ---------------------------------------------------------- */
 /* Whole file into *OUT; false if it cannot be read.  */
 bool read_file (const std::string &path, std::string *out);
