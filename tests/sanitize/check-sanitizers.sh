@@ -59,6 +59,12 @@
 #                     its own LD_PRELOAD, where the ASan runtime cannot be
 #                     put first, and gpg, its agent and libgcrypt are not
 #                     instrumented.
+#   t-install.sh      skipped: it builds plain programs against the
+#                     installed ASan-built library (the runtime cannot
+#                     come first); it checks layout and build flags, run
+#                     by the main tree's make check and distcheck.
+#   t-benchopts.sh    skipped: this tree builds the check programs only,
+#                     not tests/benchmark and tests/bench-slope.
 #
 # Environment:
 #   GCIPHER_SANITIZE_TREES  trees to build and run (default "asan tsan";
