@@ -273,52 +273,16 @@ ce_ofb_enc (void *ctx, unsigned char *iv, void *out, const void *in,
 
 /* ---- CBC-dec, CFB-dec --------------------------------------------- */
 
-/* P_i = D(C_i) ^ C_(i-1): the previous ciphertext folds into the last
- * XOR with k_0 (the equivalent inverse cipher's last key).  */
-template <unsigned int ROUNDS>
-unsigned int
-cbc_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv, unsigned char *out,
-           const unsigned char *in, size_t nblocks)
+/* CBC: P_i = D(C_i) ^ C_(i-1), the previous ciphertext folded into the
+ * last XOR (k_0 of the equivalent inverse cipher); CFB: P_i =
+ * E(C_(i-1)) ^ C_i.  Both read the whole batch before writing (in-place
+ * calls).  */
+template <unsigned int ROUNDS, bool CFB>
+void
+chain_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv,
+             unsigned char *out, const unsigned char *in, size_t nblocks)
 {
-  round_keys<ROUNDS> rk (ctx, true);
-  V prev = loadu (iv);
-  run_batches (nblocks, [&] (auto lanes) __attribute__ ((always_inline))
-    {
-      constexpr int N = decltype (lanes)::value;
-      V x[N], c[N];
-      UNROLL
-      for (int i = 0; i < N; i++)
-        x[i] = c[i] = loadu (in + 16 * i);
-      rounds_upto_last<ROUNDS, N, true> (rk.k, x);
-      UNROLL
-      for (int i = 0; i < N; i++)
-        storeu (out + 16 * i, xor3 (x[i], rk.k[ROUNDS],
-                                    i ? c[i - 1] : prev));
-      prev = c[N - 1];
-      in += 16 * N;
-      out += 16 * N;
-    });
-  storeu (iv, prev);
-  return 0;
-}
-
-unsigned int
-ce_cbc_dec (void *ctx, unsigned char *iv, void *out, const void *in,
-            size_t nblocks)
-{
-  CE_DISPATCH (ctx, cbc_dec_t, (const RIJNDAEL_context *)ctx, iv,
-               (unsigned char *)out, (const unsigned char *)in, nblocks);
-  clear_vregs ();
-  return CE_BURN;
-}
-
-/* P_i = E(C_(i-1)) ^ C_i.  */
-template <unsigned int ROUNDS>
-unsigned int
-cfb_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv, unsigned char *out,
-           const unsigned char *in, size_t nblocks)
-{
-  round_keys<ROUNDS> rk (ctx, false);
+  round_keys<ROUNDS> rk (ctx, !CFB);
   V prev = loadu (iv);
   run_batches (nblocks, [&] (auto lanes) __attribute__ ((always_inline))
     {
@@ -328,18 +292,37 @@ cfb_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv, unsigned char *out,
       for (int i = 0; i < N; i++)
         {
           c[i] = loadu (in + 16 * i);
-          x[i] = i ? c[i - 1] : prev;
+          x[i] = CFB ? (i ? c[i - 1] : prev) : c[i];
         }
-      rounds_upto_last<ROUNDS, N, false> (rk.k, x);
+      rounds_upto_last<ROUNDS, N, !CFB> (rk.k, x);
       UNROLL
       for (int i = 0; i < N; i++)
-        storeu (out + 16 * i, xor3 (x[i], rk.k[ROUNDS], c[i]));
+        storeu (out + 16 * i, xor3 (x[i], rk.k[ROUNDS],
+                                    CFB ? c[i] : (i ? c[i - 1] : prev)));
       prev = c[N - 1];
       in += 16 * N;
       out += 16 * N;
     });
   storeu (iv, prev);
-  return 0;
+}
+
+template <unsigned int ROUNDS>
+unsigned int cbc_dec_t (const RIJNDAEL_context *c, unsigned char *iv,
+                        unsigned char *o, const unsigned char *i, size_t n)
+{ chain_dec_t<ROUNDS, false> (c, iv, o, i, n); return 0; }
+template <unsigned int ROUNDS>
+unsigned int cfb_dec_t (const RIJNDAEL_context *c, unsigned char *iv,
+                        unsigned char *o, const unsigned char *i, size_t n)
+{ chain_dec_t<ROUNDS, true> (c, iv, o, i, n); return 0; }
+
+unsigned int
+ce_cbc_dec (void *ctx, unsigned char *iv, void *out, const void *in,
+            size_t nblocks)
+{
+  CE_DISPATCH (ctx, cbc_dec_t, (const RIJNDAEL_context *)ctx, iv,
+               (unsigned char *)out, (const unsigned char *)in, nblocks);
+  clear_vregs ();
+  return CE_BURN;
 }
 
 unsigned int
