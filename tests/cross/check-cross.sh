@@ -37,7 +37,7 @@
 #   GCIPHER_CROSS_RISCV_CPUS  QEMU -cpu values separated by newlines or
 #                             blanks (a value has no blank in it)
 #   GCIPHER_CROSS_ARM64_CPUS  likewise for aarch64 (targets.sh's syntax:
-#                             CPU or CPU/hwf-off=NAME+NAME)
+#                             CPU, CPU/hwf-off=NAME+NAME, .../tests=T+T)
 #   GCIPHER_CROSS_JOBS        make -j (default 2)
 # Prints one summary line per target and CPU (test counts, detected
 # hardware features, the cipher paths the tests ran) and exits non-zero
@@ -278,7 +278,14 @@ for arch in $targets; do
       unset GCIPHER_CROSS_EMULATOR QEMU_CPU GCIPHER_EXPECT_HWF \
         GCIPHER_EXPECT_NO_HWF GCIPHER_DISABLE_HWF
     fi
-    make -C "$build/tests" -j"$jobs" -s check >"$base/check-$tag.out" 2>&1
+    only=$(cross_cpu_tests "$cpu")
+    rm -f "$build"/tests/t-*.log "$build"/tests/t-*.trs
+    if [ -n "$only" ]; then
+      make -C "$build/tests" -j"$jobs" -s check TESTS="$only" \
+        >"$base/check-$tag.out" 2>&1
+    else
+      make -C "$build/tests" -j"$jobs" -s check >"$base/check-$tag.out" 2>&1
+    fi
     rc=$?
     rm -rf "$logs"; mkdir -p "$logs"
     cp "$build"/tests/t-*.log "$build"/tests/t-*.trs "$build"/tests/test-suite.log \

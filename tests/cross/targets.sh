@@ -34,9 +34,14 @@ rv64,v=true,vlen=1024,$riscv_vcrypto"
 # gcipher's disable list: "CPU/hwf-off=NAME+NAME" runs QEMU with -cpu CPU
 # and GCIPHER_DISABLE_HWF=NAME,NAME, so the library sees (and t-hwf
 # checks) a NEON-only CPU and every AES and GHASH call takes the generic
-# paths.  "max" has everything QEMU implements.
+# paths.  "max" has everything QEMU implements.  A "/tests=T+T" field
+# runs only those suites on that CPU (CI time): on "max" t-paths and the
+# other suites already force every path, generic ones included, so the
+# no-crypto CPU runs the detection check and the suites whose default
+# paths change there.
+arm64_nocrypto_tests="t-hwf+t-kat+t-gcm+t-gcm-siv+t-xts-ocb+t-modes-mac+t-stream+t-serpent"
 arm64_cpus_default="max
-cortex-a53/hwf-off=arm-aes+arm-pmull+arm-sha1+arm-sha2"
+cortex-a53/hwf-off=arm-aes+arm-pmull+arm-sha1+arm-sha2/tests=$arm64_nocrypto_tests"
 
 cross_target() {
   case "$1" in
@@ -92,7 +97,7 @@ cross_cpu_tag() {
     max) echo max ;;
     cortex-*) t=${1#cortex-}; t=${t%%/*}
       case "$1" in */hwf-off=*) t="$t-nocrypto" ;; esac
-      echo "a$t" ;;
+      echo "$t" ;;
     *v=false*) echo novec ;;
     *)
       vlen=$(printf '%s\n' "$1" | sed -n 's/.*vlen=\([0-9]*\).*/\1/p')
@@ -105,11 +110,14 @@ cross_cpu_tag() {
 
 # The QEMU -cpu value of a CPU entry ("cortex-a53/hwf-off=..." ->
 # "cortex-a53") and the features it turns off, as a GCIPHER_DISABLE_HWF
-# list ("arm-aes,arm-pmull,..."; empty when none).
+# list ("arm-aes,arm-pmull,..."; empty when none).  Entries with a '/'
+# must not contain blanks (the lists are split on white space).
 cross_cpu_qemu() { printf '%s\n' "${1%%/*}"; }
-cross_cpu_hwf_off() {
-  case "$1" in
-    */hwf-off=*) printf '%s\n' "${1#*/hwf-off=}" | tr '+' ',' ;;
-    *) echo ;;
-  esac
+# Field NAME of a CPU entry ("CPU/NAME=A+B/..."), with '+' turned into
+# SEP; empty when absent.
+cross_cpu_field() {
+  printf '%s\n' "$1" | tr '/' '\n' | sed -n "s/^$2=//p" | head -1 | tr '+' "$3"
 }
+cross_cpu_hwf_off() { cross_cpu_field "$1" hwf-off ,; }
+# The suites to run on that CPU (blank-separated; empty: all of them).
+cross_cpu_tests() { cross_cpu_field "$1" tests ' '; }
