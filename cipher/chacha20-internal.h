@@ -29,6 +29,11 @@
 # endif
 #endif
 
+/* arm64 builds have the NEON path (cipher/Makefile.am, ARCH_AARCH64).  */
+#ifdef GCIPHER_ARCH_AARCH64
+# define CHACHA20_USE_NEON 1
+#endif
+
 /* XOR NBLOCKS keystream blocks (64 bytes each) of STATE into IN, writing
  * OUT (IN == OUT allowed), and advance the 64-bit counter in words 12..13
  * by NBLOCKS.  Returns the stack burn depth in bytes.  */
@@ -76,6 +81,13 @@ unsigned int _gcry_chacha20_poly1305_avx512 (uint32_t *state,
                                              const unsigned char *in,
                                              size_t nblocks, int encrypt)
   GCIPHER_INTERNAL;
+#endif
+#ifdef CHACHA20_USE_NEON
+/* NEON: four blocks per pass (chacha20-neon.cpp); falls back to the
+ * generic function for the last NBLOCKS % 4.  */
+unsigned int _gcry_chacha20_neon_blocks (uint32_t *state, unsigned char *out,
+                                         const unsigned char *in,
+                                         size_t nblocks) GCIPHER_INTERNAL;
 #endif
 /* The portable path (chacha20.cpp).  */
 unsigned int _gcry_chacha20_generic_blocks (uint32_t *state,

@@ -24,7 +24,7 @@
  * Paths (fastest first; the first whose hwf bits are present wins at
  * setkey): "avx512" (sixteen blocks at once, amd64 only,
  * chacha20-avx512.cpp), "avx2" (eight blocks at once, chacha20-avx2.cpp),
- * "generic".
+ * "neon" (arm64, four blocks at once, chacha20-neon.cpp), "generic".
  */
 #include <config.h>
 #include <string.h>
@@ -42,6 +42,9 @@ const cipher_impl_info chacha20_impls[] = {
 #ifdef CHACHA20_USE_AVX2
   { "avx2", HWF_INTEL_AVX2 },
 #endif
+#ifdef CHACHA20_USE_NEON
+  { "neon", HWF_ARM_NEON },
+#endif
   { "generic", 0 },
 };
 constexpr size_t n_chacha20_impls
@@ -53,6 +56,9 @@ const chacha20_blocks_fn chacha20_path_fns[] = {
 #endif
 #ifdef CHACHA20_USE_AVX2
   _gcry_chacha20_avx2_blocks,
+#endif
+#ifdef CHACHA20_USE_NEON
+  _gcry_chacha20_neon_blocks,
 #endif
   _gcry_chacha20_generic_blocks,
 };

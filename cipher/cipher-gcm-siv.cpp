@@ -247,6 +247,9 @@ const polyval_backend backends[] = {
   { "zvkg", nullptr, &_gcry_ghash_ops_zvkg, 0, 0 },
   { "zbc", nullptr, &_gcry_ghash_ops_zbc, 0, 0 },
 #endif
+#ifdef GCIPHER_ARCH_AARCH64
+  { "pmull", nullptr, &_gcry_ghash_ops_armv8_pmull, 0, 0 },
+#endif
   { "generic", nullptr, &_gcry_ghash_ops_generic, 0, 0 },
 };
 

@@ -296,6 +296,9 @@ const gcm_ghash_ops *const ghash_ops_list[] = {
   &_gcry_ghash_ops_zvkg,
   &_gcry_ghash_ops_zbc,
 #endif
+#ifdef GCIPHER_ARCH_AARCH64
+  &_gcry_ghash_ops_armv8_pmull,
+#endif
   &_gcry_ghash_ops_generic,
 };
 constexpr size_t n_ghash_paths = sizeof ghash_ops_list / sizeof ghash_ops_list[0];
@@ -834,6 +837,9 @@ const cipher_impl_info _gcry_gcm_ghash_impls[] = {
 #ifdef HAVE_RISCV_VCRYPTO
   { "zvkg", HWF_RISCV_V | HWF_RISCV_ZVKG },
   { "zbc", HWF_RISCV_ZBC | HWF_RISCV_ZBB },
+#endif
+#ifdef GCIPHER_ARCH_AARCH64
+  { "pmull", HWF_ARM_NEON | HWF_ARM_PMULL },
 #endif
   { "generic", 0 },
 };

@@ -10,6 +10,7 @@
  *   "pclmul"          PCLMULQDQ, 8 blocks per reduction   (x86)
  *   "zvkg"            RISC-V vector GHASH, VLEN/32 blocks per instruction
  *   "zbc"             RISC-V scalar carry-less multiply (Zbc + Zbb)
+ *   "pmull"           arm64 PMULL, 8 blocks per reduction (ARMv8 CE)
  *   "generic"         constant-time integer carry-less multiply
  *
  * A back end sees only its key area (gcm_ghash_key: its own layout of the
@@ -22,7 +23,8 @@
  * per group) when the back end is "pclmul", VAES + VPCLMULQDQ on zmm (32
  * blocks per group) or ymm (16) when it is "vpclmul-avx512" or
  * "vpclmul-avx2"; with the Zvkned path, Zvkned CTR + vghsh (VLEN/64
- * blocks per group) when the back end is "zvkg"; otherwise (and for the tails) CTR through
+ * blocks per group) when the back end is "zvkg"; with the ARMv8-CE path,
+ * AESE CTR + PMULL (8 blocks per group) when it is "pmull"; otherwise (and for the tails) CTR through
  * ctr16be_enc, then GHASH, in 4 KiB chunks.
  */
 #ifndef GCIPHER_CIPHER_GCM_H
@@ -136,6 +138,17 @@ size_t _gcry_aes_zvkned_gcm_crypt (gcry_cipher_hd_t c, void *out,
                                    int encrypt) GCIPHER_INTERNAL;
 /* cipher-gcm-riscv-zbc.cpp (built with the same assembler check).  */
 extern const gcm_ghash_ops _gcry_ghash_ops_zbc GCIPHER_INTERNAL;
+#endif
+
+#ifdef GCIPHER_ARCH_AARCH64
+/* cipher-gcm-armv8-ce.cpp (GHASH and POLYVAL).  */
+extern const gcm_ghash_ops _gcry_ghash_ops_armv8_pmull GCIPHER_INTERNAL;
+/* The ARMv8-CE AES path's gcm_crypt slot (stitched CTR + PMULL GHASH, 8
+ * blocks per group); all blocks left undone unless the GHASH back end is
+ * "pmull".  */
+size_t _gcry_aes_armv8_ce_gcm_crypt (gcry_cipher_hd_t c, void *out,
+                                     const void *in, size_t nblocks,
+                                     int encrypt) GCIPHER_INTERNAL;
 #endif
 
 #endif /* GCIPHER_CIPHER_GCM_H */

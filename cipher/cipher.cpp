@@ -671,9 +671,15 @@ setiv_general (gcry_cipher_hd_t c, const void *iv, size_t ivlen)
   if (iv)
     {
       if (ivlen != bs)
-        /* libgcrypt 1.10's words, for log handlers that match them.  */
-        _gcry_log_info ("WARNING: cipher_setiv: ivlen=%u blklen=%u\n",
-                        (unsigned int) ivlen, (unsigned int) bs);
+        {
+          /* libgcrypt 1.10's words, for log handlers that match them.  */
+          _gcry_log_info ("WARNING: cipher_setiv: ivlen=%u blklen=%u\n",
+                          (unsigned int) ivlen, (unsigned int) bs);
+          /* A variadic callee on arm64 stores q0-q7 in its register save
+           * area (AAPCS64 va_start), and they may still hold what the
+           * last cipher call computed: wipe that frame.  */
+          _gcry_burn_stack (1024);
+        }
       memcpy (c->iv, iv, ivlen < bs ? ivlen : bs);
       c->marks.iv = 1;
     }

@@ -4,6 +4,8 @@
  * path chosen at setkey is recorded in it and the key material is kept in
  * the form that path wants:
  *
+ *   - ARMv8-CE (arm64): keys.ni.enc and keys.ni.dec as for AES-NI (the
+ *     AESE/AESD forms of the same two schedules).
  *   - Zvkned (RISC-V): keys.ni.enc only (the inverse cipher runs on the
  *     same round keys in reverse order).
  *   - AES-NI: FIPS-197 5.2 round keys for the cipher (enc) and, for the
@@ -30,7 +32,8 @@ enum rijndael_path : unsigned int
   {
     RIJNDAEL_PATH_GENERIC = 0,
     RIJNDAEL_PATH_AESNI = 1,
-    RIJNDAEL_PATH_ZVKNED = 2
+    RIJNDAEL_PATH_ZVKNED = 2,
+    RIJNDAEL_PATH_ARMV8_CE = 3
   };
 
 struct RIJNDAEL_context
@@ -135,6 +138,27 @@ unsigned int _gcry_aes_zvkned_decrypt (void *ctx, unsigned char *out,
  * ctr32le_enc, xts_crypt, ocb_crypt, ocb_auth; gcm_crypt when the GCM
  * back end is "zvkg" (cipher-gcm-riscv-zvkg.cpp).  */
 void _gcry_aes_zvkned_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
+#endif
+
+/* ---- ARMv8 Cryptography Extensions path (rijndael-armv8-ce.cpp) --- */
+#ifdef GCIPHER_ARCH_AARCH64
+/* Blocks per batch of the parallel modes.  */
+#define RIJNDAEL_ARMV8_CE_LANES 8
+/* Expand KEY into CTX->keys.ni (enc, and dec with AESIMC); fills
+ * CTX->rounds.  */
+unsigned int _gcry_aes_armv8_ce_setkey (RIJNDAEL_context *ctx,
+                                        const unsigned char *key,
+                                        size_t keylen) GCIPHER_INTERNAL;
+unsigned int _gcry_aes_armv8_ce_encrypt (void *ctx, unsigned char *out,
+                                         const unsigned char *in)
+  GCIPHER_INTERNAL;
+unsigned int _gcry_aes_armv8_ce_decrypt (void *ctx, unsigned char *out,
+                                         const unsigned char *in)
+  GCIPHER_INTERNAL;
+/* ecb_crypt, cbc_enc, cbc_dec, cfb_enc, cfb_dec, ofb_enc, ctr16be_enc,
+ * ctr32le_enc, xts_crypt, ocb_crypt, ocb_auth; gcm_crypt when the GCM
+ * back end is "pmull" (cipher-gcm-armv8-ce.cpp).  */
+void _gcry_aes_armv8_ce_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
 #endif
 
 #endif /* GCIPHER_RIJNDAEL_INTERNAL_H */

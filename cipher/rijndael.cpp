@@ -6,6 +6,7 @@
  *   "vaes-avx2"    256-bit VAES           (rijndael-vaes-avx2.cpp)
  *   "aesni"    x86 AES instructions       (rijndael-aesni.cpp)
  *   "zvkned"   RISC-V vector AES, VLEN-agnostic (rijndael-riscv-zvkned.cpp)
+ *   "armv8-ce" arm64 AESE/AESD (ARMv8 Crypto Extensions, rijndael-armv8-ce.cpp)
  *   "generic"  constant-time bitsliced    (rijndael-generic.cpp)
  *
  * Names, aliases and OIDs are the ones libgcrypt answers (NIST CSOR
@@ -41,6 +42,9 @@ const cipher_impl_info rijndael_impls[] = {
 #ifdef HAVE_RISCV_VCRYPTO
   { "zvkned", HWF_RISCV_V | HWF_RISCV_ZVKNED | HWF_RISCV_ZVKB },
 #endif
+#ifdef GCIPHER_ARCH_AARCH64
+  { "armv8-ce", HWF_ARM_NEON | HWF_ARM_AES },
+#endif
   { "generic", 0 },
 };
 
@@ -59,6 +63,10 @@ const rijndael_path_ops rijndael_path_table[] = {
 #ifdef HAVE_RISCV_VCRYPTO
   { RIJNDAEL_PATH_ZVKNED, RIJNDAEL_ZVKNED_LANES, _gcry_aes_zvkned_setkey,
     _gcry_aes_zvkned_fill_bulk },
+#endif
+#ifdef GCIPHER_ARCH_AARCH64
+  { RIJNDAEL_PATH_ARMV8_CE, RIJNDAEL_ARMV8_CE_LANES,
+    _gcry_aes_armv8_ce_setkey, _gcry_aes_armv8_ce_fill_bulk },
 #endif
   { RIJNDAEL_PATH_GENERIC, 4, _gcry_aes_generic_setkey,
     _gcry_aes_generic_fill_bulk },
@@ -108,6 +116,10 @@ rijndael_encrypt (void *c, unsigned char *out, const unsigned char *in)
   if (((RIJNDAEL_context *)c)->path == RIJNDAEL_PATH_ZVKNED)
     return _gcry_aes_zvkned_encrypt (c, out, in);
 #endif
+#ifdef GCIPHER_ARCH_AARCH64
+  if (((RIJNDAEL_context *)c)->path == RIJNDAEL_PATH_ARMV8_CE)
+    return _gcry_aes_armv8_ce_encrypt (c, out, in);
+#endif
   return _gcry_aes_generic_encrypt (c, out, in);
 }
 
@@ -121,6 +133,10 @@ rijndael_decrypt (void *c, unsigned char *out, const unsigned char *in)
 #ifdef HAVE_RISCV_VCRYPTO
   if (((RIJNDAEL_context *)c)->path == RIJNDAEL_PATH_ZVKNED)
     return _gcry_aes_zvkned_decrypt (c, out, in);
+#endif
+#ifdef GCIPHER_ARCH_AARCH64
+  if (((RIJNDAEL_context *)c)->path == RIJNDAEL_PATH_ARMV8_CE)
+    return _gcry_aes_armv8_ce_decrypt (c, out, in);
 #endif
   return _gcry_aes_generic_decrypt (c, out, in);
 }

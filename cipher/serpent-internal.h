@@ -53,7 +53,8 @@ enum serpent_path : unsigned int
     SERPENT_PATH_GENERIC = 0,
     SERPENT_PATH_SSE2 = 1,
     SERPENT_PATH_AVX2 = 2,
-    SERPENT_PATH_AVX512 = 3
+    SERPENT_PATH_AVX512 = 3,
+    SERPENT_PATH_NEON = 4
   };
 
 struct SERPENT_context
@@ -92,6 +93,15 @@ void _gcry_serpent_sse2_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
 void _gcry_serpent_avx2_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
 void _gcry_serpent_avx512_fill_bulk (cipher_bulk_ops *bulk)
   GCIPHER_INTERNAL;
+#endif
+
+/* ---- NEON path (arm64: serpent-neon.cpp) ----------------------------
+ * Two interleaved sets of 4 blocks (32 SIMD registers).  */
+#ifdef GCIPHER_ARCH_AARCH64
+#define SERPENT_SIMD_SETS 2
+#define SERPENT_NEON_LANES (4 * SERPENT_SIMD_SETS)
+/* The same slots as the x86 SIMD paths.  */
+void _gcry_serpent_neon_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
 #endif
 
 #define SERPENT_INLINE inline __attribute__ ((always_inline))
@@ -1137,8 +1147,8 @@ serpent_pin (V (&x)[4])
   if constexpr (Ops::PIN)
     asm volatile ("" : "+x" (x[0]), "+x" (x[1]), "+x" (x[2]), "+x" (x[3]));
 #else
-  /* The SIMD paths (the only ones with PIN) are x86; elsewhere the
-   * generic code includes this header and never pins.  */
+  /* The SIMD paths with PIN are x86; elsewhere (generic, NEON) nothing
+   * pins.  */
   static_assert (!Ops::PIN);
   (void) x;
 #endif

@@ -7,6 +7,7 @@
  *   "avx512"   32 blocks per batch, VPTERNLOG S-boxes (serpent-avx512.cpp)
  *   "avx2"     16 blocks per batch                    (serpent-avx2.cpp)
  *   "sse2"      8 blocks per batch                    (serpent-sse2.cpp)
+ *   "neon"      8 blocks per batch, arm64             (serpent-neon.cpp)
  *   "generic"  one block in four 32-bit words         (here)
  * All of them compute the S-boxes as boolean formulas on whole words
  * (serpent-internal.h): constant time by construction.
@@ -44,6 +45,9 @@ const cipher_impl_info serpent_impls[] = {
   { "avx2", HWF_INTEL_AVX2 },
   { "sse2", HWF_INTEL_SSE2 },
 #endif
+#ifdef GCIPHER_ARCH_AARCH64
+  { "neon", HWF_ARM_NEON },
+#endif
   { "generic", 0 },
 };
 
@@ -53,6 +57,9 @@ const serpent_path_ops serpent_path_table[] = {
     _gcry_serpent_avx512_fill_bulk },
   { SERPENT_PATH_AVX2, SERPENT_AVX2_LANES, _gcry_serpent_avx2_fill_bulk },
   { SERPENT_PATH_SSE2, SERPENT_SSE2_LANES, _gcry_serpent_sse2_fill_bulk },
+#endif
+#ifdef GCIPHER_ARCH_AARCH64
+  { SERPENT_PATH_NEON, SERPENT_NEON_LANES, _gcry_serpent_neon_fill_bulk },
 #endif
   { SERPENT_PATH_GENERIC, 1, nullptr },
 };

@@ -54,6 +54,9 @@ enum hwf_bits : unsigned int
     HWF_INTEL_AVX512       = 1u << 14,  /* "intel-avx512" (F+VL+BW+DQ) */
     HWF_INTEL_GFNI         = 1u << 15,  /* "intel-gfni" */
     HWF_INTEL_SSE2         = 1u << 16,  /* "intel-sse2" (gcipher; i386) */
+    HWF_ARM_NEON           = 1u << 17,  /* "arm-neon" (AdvSIMD) */
+    HWF_ARM_AES            = 1u << 18,  /* "arm-aes" (FEAT_AES) */
+    HWF_ARM_SHA1           = 1u << 19,  /* "arm-sha1" */
     HWF_RISCV_IMAFDC       = 1u << 20,  /* "riscv-imafdc" */
     HWF_RISCV_V            = 1u << 21,  /* "riscv-v" */
     HWF_RISCV_ZBB          = 1u << 22,  /* "riscv-zbb" */
@@ -63,7 +66,9 @@ enum hwf_bits : unsigned int
     HWF_RISCV_ZVKNED       = 1u << 26,  /* "riscv-zvkned" */
     HWF_RISCV_ZVKNHA       = 1u << 27,  /* "riscv-zvknha" */
     HWF_RISCV_ZVKNHB       = 1u << 28,  /* "riscv-zvknhb" */
-    HWF_RISCV_ZVBC         = 1u << 29   /* "riscv-zvbc" */
+    HWF_RISCV_ZVBC         = 1u << 29,  /* "riscv-zvbc" */
+    HWF_ARM_SHA2           = 1u << 30,  /* "arm-sha2" */
+    HWF_ARM_PMULL          = 1u << 31   /* "arm-pmull" (FEAT_PMULL) */
   };
 
 /* Features detected and not disabled.  Detects on first call

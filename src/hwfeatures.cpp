@@ -4,7 +4,8 @@
  * first _gcry_get_hw_features call:
  *
  *   detected  = what the CPU and the OS support (x86: CPUID + XGETBV;
- *               riscv64: the riscv_hwprobe syscall, else AT_HWCAP)
+ *               riscv64: the riscv_hwprobe syscall, else AT_HWCAP;
+ *               arm64: getauxval (AT_HWCAP))
  *   disabled  = names given by GCRYCTL_DISABLE_HWF before that call,
  *               names in /etc/gcrypt/hwf.deny, names in the environment
  *               variable GCIPHER_DISABLE_HWF
@@ -13,7 +14,11 @@
  * Feature names are libgcrypt's ("intel-aesni", ...), printed in table
  * order by _gcry_print_hwflist with a ':' after each name, the format of
  * libgcrypt's "hwflist:" line.  gcipher adds "intel-avx512",
- * "intel-gfni", "intel-sse2" and the "riscv-*" names.
+ * "intel-gfni", "intel-sse2" and the "riscv-*" names.  On arm64 the
+ * names are libgcrypt's "arm-*" ones; gcipher has bits for the five its
+ * paths use and accepts libgcrypt's other arm names (SHA-3, SM3, SM4,
+ * SHA-512, SVE...) in the disable list without effect, as it does for
+ * libgcrypt's PadLock names on x86.
  *
  * No instruction is ever executed to probe for a feature (an illegal
  * instruction would kill the process): x86 uses CPUID, which every
@@ -32,6 +37,11 @@
 #if defined(GCIPHER_ARCH_X86) && (defined(__x86_64__) || defined(__i386__))
 # include <cpuid.h>
 # define HWF_DETECT_X86 1
+#endif
+
+#if defined(GCIPHER_ARCH_AARCH64) && defined(__aarch64__)
+# define HWF_DETECT_ARM64 1
+# include <sys/auxv.h>
 #endif
 
 #if defined(GCIPHER_ARCH_RISCV64) && defined(__riscv) && __riscv_xlen == 64
@@ -76,6 +86,11 @@ constexpr hwf_entry hwf_table[] = {
   { "intel-avx512",        HWF_INTEL_AVX512 },
   { "intel-gfni",          HWF_INTEL_GFNI },
   { "intel-sse2",          HWF_INTEL_SSE2 },
+  { "arm-neon",            HWF_ARM_NEON },
+  { "arm-aes",             HWF_ARM_AES },
+  { "arm-sha1",            HWF_ARM_SHA1 },
+  { "arm-sha2",            HWF_ARM_SHA2 },
+  { "arm-pmull",           HWF_ARM_PMULL },
   { "riscv-imafdc",        HWF_RISCV_IMAFDC },
   { "riscv-v",             HWF_RISCV_V },
   { "riscv-zbb",           HWF_RISCV_ZBB },
@@ -89,12 +104,20 @@ constexpr hwf_entry hwf_table[] = {
 };
 constexpr int hwf_table_len = sizeof hwf_table / sizeof hwf_table[0];
 
-#ifdef HWF_DETECT_X86
-/* Names libgcrypt's x86 build accepts for GCRYCTL_DISABLE_HWF although
- * gcipher has no use for them (VIA PadLock).  Accepted, no effect.  */
+/* Names libgcrypt's build for this CPU accepts for GCRYCTL_DISABLE_HWF
+ * although gcipher has no use for them (x86: VIA PadLock; arm64: the
+ * hash, SM and SVE features).  Accepted, no effect.  */
+#if defined(HWF_DETECT_X86)
 constexpr const char *hwf_accepted_unused[] = {
   "padlock-rng", "padlock-aes", "padlock-sha", "padlock-mmul",
 };
+# define HWF_HAVE_ACCEPTED_UNUSED 1
+#elif defined(HWF_DETECT_ARM64)
+constexpr const char *hwf_accepted_unused[] = {
+  "arm-sha3", "arm-sm3", "arm-sm4", "arm-sha512", "arm-sve", "arm-sve2",
+  "arm-sveaes", "arm-svepmull", "arm-svesha3", "arm-svesm4",
+};
+# define HWF_HAVE_ACCEPTED_UNUSED 1
 #endif
 
 /* State.  DISABLED_MASK may be written by _gcry_disable_hw_feature at
@@ -125,7 +148,7 @@ hwf_lookup (const char *name, size_t len, int *known)
         *known = 1;
         return hwf_table[i].bit;
       }
-#ifdef HWF_DETECT_X86
+#ifdef HWF_HAVE_ACCEPTED_UNUSED
   for (const char *n : hwf_accepted_unused)
     if (strlen (n) == len && !memcmp (n, name, len))
       {
@@ -420,6 +443,37 @@ detect_riscv (void)
 }
 #endif /* HWF_DETECT_RISCV */
 
+#ifdef HWF_DETECT_ARM64
+/* AT_HWCAP bits of the arm64 Linux ABI (Documentation/arch/arm64/
+ * elf_hwcaps.rst, UAPI <asm/hwcap.h>); defined here so old headers do
+ * not matter.  The kernel sets a bit only when the CPU implements the
+ * feature and user space may use it (ID_AA64ISAR0_EL1 / ID_AA64PFR0_EL1
+ * read on its side), so nothing is probed by executing instructions.  */
+constexpr unsigned long arm64_hwcap_asimd = 1ul << 1;   /* HWCAP_ASIMD */
+constexpr unsigned long arm64_hwcap_aes   = 1ul << 3;   /* HWCAP_AES */
+constexpr unsigned long arm64_hwcap_pmull = 1ul << 4;   /* HWCAP_PMULL */
+constexpr unsigned long arm64_hwcap_sha1  = 1ul << 5;   /* HWCAP_SHA1 */
+constexpr unsigned long arm64_hwcap_sha2  = 1ul << 6;   /* HWCAP_SHA2 */
+
+unsigned int
+detect_arm64 (void)
+{
+  unsigned long hwcap = getauxval (AT_HWCAP);
+  unsigned int features = 0;
+  if (hwcap & arm64_hwcap_asimd)
+    {
+      features |= HWF_ARM_NEON;
+      /* The crypto instructions operate on the SIMD registers: usable
+       * only with AdvSIMD (always together on Linux, checked anyway).  */
+      if (hwcap & arm64_hwcap_aes)   features |= HWF_ARM_AES;
+      if (hwcap & arm64_hwcap_pmull) features |= HWF_ARM_PMULL;
+      if (hwcap & arm64_hwcap_sha1)  features |= HWF_ARM_SHA1;
+      if (hwcap & arm64_hwcap_sha2)  features |= HWF_ARM_SHA2;
+    }
+  return features;
+}
+#endif /* HWF_DETECT_ARM64 */
+
 void
 hwf_detect (void)
 {
@@ -429,6 +483,9 @@ hwf_detect (void)
 #endif
 #ifdef HWF_DETECT_RISCV
   detected = detect_riscv ();
+#endif
+#ifdef HWF_DETECT_ARM64
+  detected = detect_arm64 ();
 #endif
   hwf_read_deny_file ("/etc/gcrypt/hwf.deny");
   const char *env = getenv ("GCIPHER_DISABLE_HWF");

@@ -616,8 +616,10 @@ stack_pointer ()
   asm volatile ("movq %%rsp, %0" : "=r" (sp));
 #elif defined(__i386__)
   asm volatile ("movl %%esp, %0" : "=r" (sp));
-#elif defined(__riscv) || defined(__aarch64__)
+#elif defined(__riscv)
   asm volatile ("mv %0, sp" : "=r" (sp));
+#elif defined(__aarch64__)
+  asm volatile ("mov %0, sp" : "=r" (sp));
 #else
   volatile char here;
   sp = reinterpret_cast<uintptr_t> (&here);

@@ -9,6 +9,11 @@
 #            (QEMU 10) once per CPU of tests/cross/targets.sh: no vector
 #            unit, V at VLEN 128, V + Zvkned/Zvkg/Zvkb/Zvbc at VLEN 128,
 #            256 and 1024.
+#   aarch64  clang-19 --target=aarch64-linux-gnu with lld-19 and Debian's
+#            arm64 cross libraries; the suite runs under qemu-aarch64
+#            on -cpu max (NEON, AES, PMULL, SHA, ...) and on a Cortex-A53
+#            with the crypto extensions disabled (generic AES and GHASH;
+#            see targets.sh for why it is not a QEMU CPU model).
 #
 # Everything lives under BUILDDIR/cross (GCIPHER_CROSS_DIR overrides):
 #   src/               a pristine copy of the source tree (the tracked and
@@ -27,10 +32,12 @@
 # change, make rebuilds what changed.
 #
 # Environment:
-#   GCIPHER_CROSS_TARGETS     targets to run (default "i686 riscv64"; the
-#                             script's arguments override)
+#   GCIPHER_CROSS_TARGETS     targets to run (default "i686 riscv64
+#                             aarch64"; the script's arguments override)
 #   GCIPHER_CROSS_RISCV_CPUS  QEMU -cpu values separated by newlines or
 #                             blanks (a value has no blank in it)
+#   GCIPHER_CROSS_ARM64_CPUS  likewise for aarch64 (targets.sh's syntax:
+#                             CPU, CPU/hwf-off=NAME+NAME, .../tests=T+T)
 #   GCIPHER_CROSS_JOBS        make -j (default 2)
 # Prints one summary line per target and CPU (test counts, detected
 # hardware features, the cipher paths the tests ran) and exits non-zero
@@ -70,7 +77,7 @@ for arch in $targets; do
         sed -n 's/.*version \([0-9]*\)\..*/\1/p' | head -1)
     [ "${v:-0}" -ge 10 ] || need_install=yes
     # binfmt_misc entry, for tests that re-execute themselves.
-    grep -qs "interpreter .*$cross_qemu" /proc/sys/fs/binfmt_misc/* ||
+    grep -qs "interpreter .*$cross_binfmt" /proc/sys/fs/binfmt_misc/* ||
       need_install=yes
   fi
 done
@@ -175,6 +182,19 @@ summarise() {
 
 # The features QEMU's -cpu value $1 enables / disables, as hwf names.
 expect_hwf() {
+  case "$1" in
+    max|cortex-*)
+      # arm64: every QEMU model has NEON, AES, PMULL, SHA1 and SHA2;
+      # what the entry's hwf-off list takes away must not be listed.
+      e_yes=; e_no=$(cross_cpu_hwf_off "$1")
+      for x in arm-neon arm-aes arm-pmull arm-sha1 arm-sha2; do
+        case ",$e_no," in
+          *",$x,"*) ;;
+          *) e_yes="${e_yes:+$e_yes,}$x" ;;
+        esac
+      done
+      return ;;
+  esac
   e_yes=riscv-imafdc; e_no=
   case "$1" in *v=false*) e_no=riscv-v ;; *) e_yes="$e_yes,riscv-v" ;; esac
   for x in zvkned zvkg zvkb zvbc; do
@@ -241,17 +261,31 @@ for arch in $targets; do
       # The CPU goes by QEMU_CPU, not -cpu, so that processes the tests
       # start (re-executing themselves via binfmt_misc) get it too.
       GCIPHER_CROSS_EMULATOR=$cross_qemu
-      QEMU_CPU=$cpu
+      QEMU_CPU=$(cross_cpu_qemu "$cpu")
       QEMU_LD_PREFIX=$cross_sysroot
       GCIPHER_EXPECT_HWF=$e_yes
       GCIPHER_EXPECT_NO_HWF=$e_no
       export GCIPHER_CROSS_EMULATOR QEMU_CPU QEMU_LD_PREFIX \
         GCIPHER_EXPECT_HWF GCIPHER_EXPECT_NO_HWF
+      # Features the CPU entry takes away (arm64's no-crypto CPU).
+      hwf_off=$(cross_cpu_hwf_off "$cpu")
+      if [ -n "$hwf_off" ]; then
+        GCIPHER_DISABLE_HWF=$hwf_off; export GCIPHER_DISABLE_HWF
+      else
+        unset GCIPHER_DISABLE_HWF
+      fi
     else
       unset GCIPHER_CROSS_EMULATOR QEMU_CPU GCIPHER_EXPECT_HWF \
-        GCIPHER_EXPECT_NO_HWF
+        GCIPHER_EXPECT_NO_HWF GCIPHER_DISABLE_HWF
     fi
-    make -C "$build/tests" -j"$jobs" -s check >"$base/check-$tag.out" 2>&1
+    only=$(cross_cpu_tests "$cpu")
+    rm -f "$build"/tests/t-*.log "$build"/tests/t-*.trs
+    if [ -n "$only" ]; then
+      make -C "$build/tests" -j"$jobs" -s check TESTS="$only" \
+        >"$base/check-$tag.out" 2>&1
+    else
+      make -C "$build/tests" -j"$jobs" -s check >"$base/check-$tag.out" 2>&1
+    fi
     rc=$?
     rm -rf "$logs"; mkdir -p "$logs"
     cp "$build"/tests/t-*.log "$build"/tests/t-*.trs "$build"/tests/test-suite.log \

@@ -1,7 +1,7 @@
 # targets.sh - the cross targets of `make check-cross` (sourced by
 # check-cross.sh and build-deps.sh, POSIX sh).
 #
-# cross_target ARCH sets, for ARCH (i686 or riscv64):
+# cross_target ARCH sets, for ARCH (i686, riscv64 or aarch64):
 #   cross_host     the --host triplet
 #   cross_cc       C compiler command (may carry options)
 #   cross_cxx      C++ compiler command
@@ -12,9 +12,10 @@
 #                  -cpu value
 #   cross_qemu     the user-mode emulator ("" when none is needed)
 #   cross_sysroot  the target's C library root (QEMU_LD_PREFIX)
+#   cross_binfmt   the binfmt_misc name of the emulator ("" when none)
 # and returns 1 for an unknown ARCH.
 
-cross_targets_default="i686 riscv64"
+cross_targets_default="i686 riscv64 aarch64"
 
 # RISC-V CPUs: no vector unit (generic paths only); V with VLEN 128; V
 # plus the vector crypto extensions at VLEN 128, 256 and 1024.  QEMU 10's
@@ -25,6 +26,22 @@ rv64,v=true,vlen=128
 rv64,v=true,vlen=128,$riscv_vcrypto
 rv64,v=true,vlen=256,$riscv_vcrypto
 rv64,v=true,vlen=1024,$riscv_vcrypto"
+
+# arm64 CPUs.  Every aarch64 model of QEMU 10 (cortex-a35 ... max) has
+# FEAT_AES and FEAT_PMULL and none has a property to turn them off, so the
+# CPU "without the crypto extensions" is a Cortex-A53 (ARMv8.0: NEON,
+# AES, PMULL, SHA1, SHA2) with those features taken away through
+# gcipher's disable list: "CPU/hwf-off=NAME+NAME" runs QEMU with -cpu CPU
+# and GCIPHER_DISABLE_HWF=NAME,NAME, so the library sees (and t-hwf
+# checks) a NEON-only CPU and every AES and GHASH call takes the generic
+# paths.  "max" has everything QEMU implements.  A "/tests=T+T" field
+# runs only those suites on that CPU (CI time): on "max" t-paths and the
+# other suites already force every path, generic ones included, so the
+# no-crypto CPU runs the detection check and the suites whose default
+# paths change there.
+arm64_nocrypto_tests="t-hwf+t-kat+t-gcm+t-gcm-siv+t-xts-ocb+t-modes-mac+t-stream+t-serpent"
+arm64_cpus_default="max
+cortex-a53/hwf-off=arm-aes+arm-pmull+arm-sha1+arm-sha2/tests=$arm64_nocrypto_tests"
 
 cross_target() {
   case "$1" in
@@ -40,6 +57,7 @@ cross_target() {
       cross_cpus=native
       cross_qemu=
       cross_sysroot=/usr/i686-linux-gnu
+      cross_binfmt=
       ;;
     riscv64)
       cross_host=riscv64-linux-gnu
@@ -50,6 +68,20 @@ cross_target() {
       cross_cpus=${GCIPHER_CROSS_RISCV_CPUS:-$riscv_cpus_default}
       cross_qemu=qemu-riscv64
       cross_sysroot=/usr/riscv64-linux-gnu
+      cross_binfmt=qemu-riscv64
+      ;;
+    aarch64|arm64)
+      # clang-19 and lld-19 with Debian's arm64 cross C/C++ libraries,
+      # as for riscv64 (one compiler for both QEMU targets).
+      cross_host=aarch64-linux-gnu
+      cross_cc="clang-19 --target=aarch64-linux-gnu"
+      cross_cxx="clang++-19 --target=aarch64-linux-gnu"
+      cross_ldflags=-fuse-ld=lld
+      cross_tools="clang-19 clang++-19 ld.lld-19 aarch64-linux-gnu-ar qemu-aarch64"
+      cross_cpus=${GCIPHER_CROSS_ARM64_CPUS:-$arm64_cpus_default}
+      cross_qemu=qemu-aarch64
+      cross_sysroot=/usr/aarch64-linux-gnu
+      cross_binfmt=qemu-aarch64
       ;;
     *) return 1 ;;
   esac
@@ -57,10 +89,15 @@ cross_target() {
 }
 
 # Short name of a CPU for directory and log names: "rv64,v=true,vlen=256,
-# zvkned=true,..." -> "v256-zvk"; "rv64,v=false" -> "novec".
+# zvkned=true,..." -> "v256-zvk"; "rv64,v=false" -> "novec"; arm64:
+# "max" -> "max", "cortex-a53/hwf-off=..." -> "a53-nocrypto".
 cross_cpu_tag() {
   case "$1" in
     native) echo native ;;
+    max) echo max ;;
+    cortex-*) t=${1#cortex-}; t=${t%%/*}
+      case "$1" in */hwf-off=*) t="$t-nocrypto" ;; esac
+      echo "$t" ;;
     *v=false*) echo novec ;;
     *)
       vlen=$(printf '%s\n' "$1" | sed -n 's/.*vlen=\([0-9]*\).*/\1/p')
@@ -70,3 +107,17 @@ cross_cpu_tag() {
       ;;
   esac
 }
+
+# The QEMU -cpu value of a CPU entry ("cortex-a53/hwf-off=..." ->
+# "cortex-a53") and the features it turns off, as a GCIPHER_DISABLE_HWF
+# list ("arm-aes,arm-pmull,..."; empty when none).  Entries with a '/'
+# must not contain blanks (the lists are split on white space).
+cross_cpu_qemu() { printf '%s\n' "${1%%/*}"; }
+# Field NAME of a CPU entry ("CPU/NAME=A+B/..."), with '+' turned into
+# SEP; empty when absent.
+cross_cpu_field() {
+  printf '%s\n' "$1" | tr '/' '\n' | sed -n "s/^$2=//p" | head -1 | tr '+' "$3"
+}
+cross_cpu_hwf_off() { cross_cpu_field "$1" hwf-off ,; }
+# The suites to run on that CPU (blank-separated; empty: all of them).
+cross_cpu_tests() { cross_cpu_field "$1" tests ' '; }
