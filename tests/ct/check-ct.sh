@@ -45,21 +45,35 @@ fi
 mkdir -p "$logdir" || exit 1
 host=$("$prog" --host-paths) || { echo "ct: FAIL $prog --host-paths"; exit 1; }
 
-pids=
-k=0
-while [ "$k" -lt "$jobs" ]; do
-  rm -f "$logdir/ct-check-$k.out" "$logdir/ct-check-$k.vg.log" \
-        "$logdir/ct-check-$k.rc"
-  ( "$valgrind" -q --tool=memcheck --error-exitcode=1 --track-origins=yes \
-      --leak-check=no --num-callers=30 \
-      --log-file="$logdir/ct-check-$k.vg.log" \
-      "$prog" --host="$host" --shard="$k/$jobs" \
-      >"$logdir/ct-check-$k.out" 2>&1
-    echo $? >"$logdir/ct-check-$k.rc" ) &
-  pids="$pids $!"
-  k=$((k + 1))
-done
-wait $pids
+# run_shards NAME FUNC: FUNC K for K = 0 .. $jobs-1 at once, each one's
+# output in LOGDIR/NAME-K.out and exit status in LOGDIR/NAME-K.rc.
+run_shards () {
+  pids=
+  k=0
+  while [ "$k" -lt "$jobs" ]; do
+    rm -f "$logdir/$1-$k.out" "$logdir/$1-$k.rc"
+    ( "$2" "$k" >"$logdir/$1-$k.out" 2>&1
+      echo $? >"$logdir/$1-$k.rc" ) &
+    pids="$pids $!"
+    k=$((k + 1))
+  done
+  wait $pids
+}
+
+memcheck_shard () {
+  rm -f "$logdir/ct-check-$1.vg.log"
+  "$valgrind" -q --tool=memcheck --error-exitcode=1 --track-origins=yes \
+    --leak-check=no --num-callers=30 \
+    --log-file="$logdir/ct-check-$1.vg.log" \
+    "$prog" --host="$host" --shard="$1/$jobs"
+}
+
+trace_shard () {
+  "$tracer" --budget="$budget" --log="$logdir/ct-trace-$1.log" -- "$prog" \
+    --skip="$logdir/ct-valgrind-paths.txt" --shard="$1/$jobs"
+}
+
+run_shards ct-check memcheck_shard
 
 status=0
 extra=0
@@ -101,17 +115,7 @@ fi
 
 # 4. Trace equivalence for the paths memcheck did not pass.
 printf '%s\n' "$all" | sed -n 's/^ct: PASS //p' >"$logdir/ct-valgrind-paths.txt"
-pids=
-k=0
-while [ "$k" -lt "$jobs" ]; do
-  ( "$tracer" --budget="$budget" --log="$logdir/ct-trace-$k.log" -- "$prog" \
-      --skip="$logdir/ct-valgrind-paths.txt" --shard="$k/$jobs" \
-      >"$logdir/ct-trace-$k.out" 2>&1
-    echo $? >"$logdir/ct-trace-$k.rc" ) &
-  pids="$pids $!"
-  k=$((k + 1))
-done
-wait $pids
+run_shards ct-trace trace_shard
 textra=0
 k=0
 while [ "$k" -lt "$jobs" ]; do

@@ -68,10 +68,6 @@
 int
 main ()
 {
-  if (stats)
-    for (auto &kv : *stats)
-      std::fprintf (stderr, "ct-trace: %llu steps in %s\n", kv.second,
-                    kv.first.c_str ());
   std::printf ("ct-trace: summary 0 paths traced, 0 failed, 0 steps "
                "(x86-64 Linux only)\n");
   return 0;
@@ -94,6 +90,8 @@ struct MemOp
 struct Insn
 {
   uint8_t nmem = 0;
+  uint8_t len = 0;     /* Bytes, from the next instruction's address.  */
+  bool rep = false;    /* rep / repe / repne string instruction.  */
   MemOp mem[2];
   uint32_t func = 0;   /* Index into Module::funcs.  */
 };
@@ -217,6 +215,8 @@ load_module (Module &m)
   char *line = nullptr;
   size_t cap = 0;
   uint32_t func = 0;
+  Insn *prev = nullptr;
+  uint64_t prev_addr = 0;
   m.funcs.push_back ("?");
   while (getline (&line, &cap, f) > 0)
     {
@@ -245,6 +245,7 @@ load_module (Module &m)
         text.resize (hash);
       Insn in;
       in.func = func;
+      in.rep = text.compare (0, 3, "rep") == 0;
       /* Mnemonic (after prefixes such as rep, lock, notrack, data16).  */
       size_t sp = text.find_first_of (" \t");
       std::string mn = text.substr (0, sp);
@@ -253,7 +254,12 @@ load_module (Module &m)
                         || mn == "ds";
       if (!skip && sp != std::string::npos)
         parse_operands (text.substr (sp), in);
-      m.insns[addr] = in;
+      Insn &slot = m.insns[addr];
+      slot = in;
+      if (prev && addr > prev_addr && addr - prev_addr < 16)
+        prev->len = (uint8_t) (addr - prev_addr);
+      prev = &slot;
+      prev_addr = addr;
     }
   free (line);
   pclose (f);
@@ -414,6 +420,37 @@ read_string (pid_t pid, uint64_t addr)
   return buf;
 }
 
+/* Run the rep-prefixed string instruction at the current rip of PID to
+ * its end in one go (a breakpoint after it): single-stepping stops after
+ * every iteration (a 64 KiB stack burn would be 65,536 steps).  Its
+ * addresses and count were compared before.  */
+void
+run_rep (pid_t pid, uint64_t next)
+{
+  errno = 0;
+  long word = ptrace (PTRACE_PEEKTEXT, pid, (void *) next, nullptr);
+  if (errno)
+    {
+      std::perror ("ct-trace: PTRACE_PEEKTEXT");
+      std::exit (2);
+    }
+  long trap = (long) (((unsigned long) word & ~0xfful) | 0xcc);
+  ptrace (PTRACE_POKETEXT, pid, (void *) next, (void *) trap);
+  ptrace (PTRACE_CONT, pid, nullptr, nullptr);
+  bool exited;
+  wait_stop (pid, &exited);
+  if (exited)
+    {
+      std::printf ("ct-trace: FAIL driver: exited in a string instruction\n");
+      std::exit (1);
+    }
+  ptrace (PTRACE_POKETEXT, pid, (void *) next, (void *) word);
+  user_regs_struct u;
+  ptrace (PTRACE_GETREGS, pid, nullptr, &u);
+  u.rip = next;
+  ptrace (PTRACE_SETREGS, pid, nullptr, &u);
+}
+
 } // namespace
 
 int
@@ -500,10 +537,15 @@ main (int argc, char **argv)
   const size_t n = t.size ();
   std::vector<Regs> g (n);
   int status = 0;
-  /* CT_TRACE_STATS=1: steps per kind of call, on stderr.  */
+  /* CT_TRACE_STATS=1: steps per kind of call and per function, on
+   * stderr.  */
   std::unique_ptr<std::map<std::string, unsigned long long>> stats;
+  std::unique_ptr<std::map<std::string, unsigned long long>> profile;
   if (getenv ("CT_TRACE_STATS"))
-    stats.reset (new std::map<std::string, unsigned long long>);
+    {
+      stats.reset (new std::map<std::string, unsigned long long>);
+      profile.reset (new std::map<std::string, unsigned long long>);
+    }
 
   for (;;)
     {
@@ -598,12 +640,18 @@ main (int argc, char **argv)
       /* Lock step from after the call marker to the next marker.  */
       const std::string call = name;
       unsigned long long s = 0;
+      bool stepped = false;   /* A rep instruction just ran to its end. */
       for (;;)
         {
-          for (size_t k = 0; k < n; k++)
+          for (size_t k = 0; k < n && !stepped; k++)
             ptrace (PTRACE_SINGLESTEP, t[k].pid, nullptr, nullptr);
           for (size_t k = 0; k < n; k++)
             {
+              if (stepped)
+                {
+                  g[k] = get_regs (t[k].pid);
+                  continue;
+                }
               wait_stop (t[k].pid, &exited);
               if (exited)
                 {
@@ -616,6 +664,7 @@ main (int argc, char **argv)
           s++;
           const uint64_t rip = g[0].r[R_RIP];
           std::string diff;
+          const Insn *in_rep = nullptr;
           for (size_t k = 1; k < n && diff.empty (); k++)
             if (g[k].r[R_RIP] != rip)
               diff = "branch: next instruction " + where (rip) + " vs "
@@ -634,6 +683,13 @@ main (int argc, char **argv)
               const Insn *in = lookup (rip, &m);
               if (!in)
                 undecoded++;
+              else
+                {
+                  if (in->rep)
+                    in_rep = in;
+                  if (profile)
+                    (*profile)[m->funcs[in->func]]++;
+                }
               for (int j = 0; in && j < in->nmem && diff.empty (); j++)
                 {
                   const MemOp &mo = in->mem[j];
@@ -661,6 +717,17 @@ main (int argc, char **argv)
                       }
                 }
             }
+          if (diff.empty () && in_rep && in_rep->len)
+            {
+              /* The count: the same in every copy, then one go.  */
+              for (size_t k = 1; k < n; k++)
+                if (g[k].r[1] != g[0].r[1])
+                  diff = "string instruction count at " + where (rip);
+              if (diff.empty ())
+                for (size_t k = 0; k < n; k++)
+                  run_rep (t[k].pid, rip + in_rep->len);
+            }
+          stepped = diff.empty () && in_rep && in_rep->len;
           if (!diff.empty ())
             {
               path_fail = call + ": " + diff;
@@ -673,9 +740,9 @@ main (int argc, char **argv)
       if (stats)
         (*stats)[call] += s;
     }
-  if (stats)
-    for (auto &kv : *stats)
-      std::fprintf (stderr, "ct-trace: %llu steps in %s\n", kv.second,
+  if (profile)
+    for (auto &kv : *profile)
+      std::fprintf (stderr, "ct-trace: profile %llu %s\n", kv.second,
                     kv.first.c_str ());
   std::printf ("ct-trace: summary %lu paths traced, %lu failed, %llu steps"
                ", %llu undecoded, %lu not run\n", npaths, nfail, steps,
