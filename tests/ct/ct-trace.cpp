@@ -420,6 +420,18 @@ read_string (pid_t pid, uint64_t addr)
   return buf;
 }
 
+/* Whether BUDGET seconds (0: no budget) have passed since T0.  */
+bool
+budget_used (const timespec &t0, double budget)
+{
+  timespec t1;
+  clock_gettime (CLOCK_MONOTONIC, &t1);
+  return budget > 0
+         && (double) (t1.tv_sec - t0.tv_sec)
+                + (double) (t1.tv_nsec - t0.tv_nsec) / 1e9
+              > budget;
+}
+
 /* Run the rep-prefixed string instruction at the current rip of PID to
  * its end in one go (a breakpoint after it): single-stepping stops after
  * every iteration (a 64 KiB stack burn would be 65,536 steps).  Its
@@ -616,14 +628,7 @@ main (int argc, char **argv)
             }
           std::fflush (stdout);
           path_fail.clear ();
-          if (budget > 0)
-            {
-              timespec t1;
-              clock_gettime (CLOCK_MONOTONIC, &t1);
-              over_budget = (double) (t1.tv_sec - t0.tv_sec)
-                              + (t1.tv_nsec - t0.tv_nsec) / 1e9
-                            > budget;
-            }
+          over_budget = budget_used (t0, budget);
           if (stats)
             {
               for (auto &kv : *stats)
@@ -662,6 +667,12 @@ main (int argc, char **argv)
               g[k] = get_regs (t[k].pid);
             }
           s++;
+          if ((s & 0xffff) == 0 && budget_used (t0, budget))
+            {
+              /* Mid-path: the path becomes NOTRUN at its end marker.  */
+              over_budget = true;
+              break;
+            }
           const uint64_t rip = g[0].r[R_RIP];
           std::string diff;
           const Insn *in_rep = nullptr;
