@@ -56,6 +56,10 @@
  *   --shard=K/N        only (algorithm, mode) units K, K+N, ... (0-based)
  *   --algo=NAME        only this algorithm (e.g. AES256); repeatable
  *   -v                 print each message run
+ *   --trace-salt=K     run natively under tests/ct/ct-trace (secrets
+ *                      varied by K, every library call between markers)
+ *   --skip=FILE        with --trace-salt: paths (one label a line, as
+ *                      printed) not to run, e.g. those valgrind checked
  */
 #include <config.h>
 
@@ -252,6 +256,67 @@ hex (const Bytes &b)
   return s;
 }
 
+/* ---- Trace mode (tests/ct/ct-trace.cpp) ---------------------------------
+ * With --trace-salt=K the program runs natively under ct-trace, which
+ * starts several copies with different K and single-steps them in lock
+ * step through every library call, comparing instruction addresses and
+ * memory addresses.  K changes the secrets only (key, plaintext, hence
+ * ciphertext and tags); lengths, IVs, associated data and call splits
+ * stay the same.  ct_trace_mark stops the copy (int3) so the tracer can
+ * read what (rdi), a name (rsi) and a flag (rdx).  */
+int trace_salt = -1;
+std::set<std::string> trace_skip;   /* --skip=FILE: paths not traced. */
+/* Key schedules traced per path: the first only.  The schedule is the
+ * same for every message of a path, and the constant-time generic ones
+ * (masked table scans) take millions of steps each.  */
+int trace_setkeys_left;
+
+enum { MARK_HELLO = 1, MARK_CALL = 2, MARK_CALL_END = 3, MARK_PATH = 4 };
+
+} // namespace
+
+extern "C" __attribute__ ((noinline, noipa)) void
+ct_trace_mark (long what, const char *name, long flag)
+{
+#if defined(__x86_64__)
+  __asm__ volatile ("int3" : : "D"(what), "S"(name), "d"(flag) : "memory");
+#else
+  (void) what, (void) name, (void) flag;
+#endif
+}
+
+namespace {
+
+/* Run F (one library call) between two markers when traced.  */
+template <typename F>
+auto
+lib (const char *what, F f)
+{
+  if (trace_salt >= 0)
+    ct_trace_mark (MARK_CALL, what, 0);
+  auto r = f ();
+  if (trace_salt >= 0)
+    ct_trace_mark (MARK_CALL_END, what, 0);
+  return r;
+}
+#define TR(name, expr) lib (name, [&] { return (expr); })
+
+/* A secret (key, plaintext) of the copy: B itself for salt 0, other
+ * bytes of the same length for the other salts, written in place (the
+ * copies must allocate alike: heap addresses are compared).  */
+Bytes
+salted (Bytes b, uint64_t tweak)
+{
+  if (trace_salt > 0)
+    {
+      Prng r (tweak * 0x100000001b3ull + (uint64_t) trace_salt * 0x9e37ull
+              + b.size ());
+      for (auto &x : b)
+        x = (unsigned char) r.next ();
+    }
+  return b;
+}
+
 /* ---- One path --------------------------------------------------------- */
 
 struct PathCtx
@@ -330,8 +395,8 @@ gcry_cipher_hd_t
 open_keyed (PathCtx &p)
 {
   gcry_cipher_hd_t h = nullptr;
-  gcry_error_t err = gcry_cipher_open (&h, p.spec->algo, p.v->mode,
-                                       p.v->flags);
+  gcry_error_t err = (gcry_cipher_open (&h, p.spec->algo, p.v->mode,
+                                       p.v->flags));
   if (err)
     {
       failed (p, "open", err);
@@ -339,7 +404,14 @@ open_keyed (PathCtx &p)
     }
   Bytes k = p.key;
   make_secret (k.data (), k.size ());
-  err = public_rc (gcry_cipher_setkey (h, k.data (), k.size ()));
+  if (trace_setkeys_left > 0)
+    {
+      trace_setkeys_left--;
+      err = public_rc (TR ("setkey", gcry_cipher_setkey (h, k.data (),
+                                                         k.size ())));
+    }
+  else
+    err = public_rc (gcry_cipher_setkey (h, k.data (), k.size ()));
   if (err)
     {
       gcry_cipher_close (h);
@@ -362,17 +434,17 @@ set_nonce (PathCtx &p, gcry_cipher_hd_t h, const Bytes &iv)
 {
   gcry_error_t err;
   if (p.v->mode == GCRY_CIPHER_MODE_CTR)
-    err = gcry_cipher_setctr (h, iv.data (), iv.size ());
+    err = TR ("setctr", gcry_cipher_setctr (h, iv.data (), iv.size ()));
   else if (p.v->mode == GCRY_CIPHER_MODE_STREAM)
     {
       /* An 8-byte nonce: every stream cipher libgcrypt has takes one
        * (ChaCha20 also 12, Salsa20 only 8); ARCFOUR none (refused,
        * harmless).  */
-      (void) gcry_cipher_setiv (h, iv.data (), 8);
+      (void) TR ("setiv", gcry_cipher_setiv (h, iv.data (), 8));
       return true;
     }
   else
-    err = gcry_cipher_setiv (h, iv.data (), iv.size ());
+    err = TR ("setiv", gcry_cipher_setiv (h, iv.data (), iv.size ()));
   return err ? failed (p, "setiv", err) : true;
 }
 
@@ -407,16 +479,16 @@ encrypt_calls (PathCtx &p, gcry_cipher_hd_t h, const Bytes &pt,
   for (size_t i = 0; i < ch.size (); i++)
     {
       if (i + 1 == ch.size () && p.v->mode == GCRY_CIPHER_MODE_OCB)
-        gcry_cipher_final (h);
+        TR ("final", gcry_cipher_final (h));
       if (p.v->kind == K_CFBSYNC && i)
-        gcry_cipher_ctl (h, GCRYCTL_CFB_SYNC, nullptr, 0);
+        TR ("ctl", gcry_cipher_ctl (h, GCRYCTL_CFB_SYNC, nullptr, 0));
       gcry_error_t err;
       if (p.v->kind == K_CBCMAC)
-        err = gcry_cipher_encrypt (h, ct.data (), p.bs, in.data () + off,
-                                   ch[i]);
+        err = TR ("encrypt", gcry_cipher_encrypt (h, ct.data (), p.bs, in.data () + off,
+                                   ch[i]));
       else
-        err = gcry_cipher_encrypt (h, ct.data () + off, ch[i] + outextra,
-                                   in.data () + off, ch[i]);
+        err = TR ("encrypt", gcry_cipher_encrypt (h, ct.data () + off, ch[i] + outextra,
+                                   in.data () + off, ch[i]));
       declassify (ct.data (), ct.size ());
       if (public_rc (err))
         return failed (p, "encrypt " + std::to_string (pt.size ()), err);
@@ -441,12 +513,12 @@ decrypt_calls (PathCtx &p, gcry_cipher_hd_t h, const Bytes &ct,
   for (size_t i = 0; i < ch.size (); i++)
     {
       if (i + 1 == ch.size () && p.v->mode == GCRY_CIPHER_MODE_OCB)
-        gcry_cipher_final (h);
+        TR ("final", gcry_cipher_final (h));
       if (p.v->kind == K_CFBSYNC && i)
-        gcry_cipher_ctl (h, GCRYCTL_CFB_SYNC, nullptr, 0);
-      err = public_rc (gcry_cipher_decrypt (h, pt.data () + off,
+        TR ("ctl", gcry_cipher_ctl (h, GCRYCTL_CFB_SYNC, nullptr, 0));
+      err = public_rc (TR ("decrypt", gcry_cipher_decrypt (h, pt.data () + off,
                                             outlen - off, in.data () + off,
-                                            ch[i]));
+                                            ch[i])));
       if (err)
         break;
       off += ch[i];
@@ -472,7 +544,7 @@ message_plain (PathCtx &p, Prng &rng, size_t len, bool split)
   const bool one_call = p.v->kind == K_CTS || p.v->kind == K_XTS
                         || p.v->kind == K_WRAP;
   const std::vector<size_t> ch = chunks (len, split && !one_call, unit);
-  const Bytes pt = rng.bytes (len);
+  const Bytes pt = salted (rng.bytes (len), len);
   const Bytes iv = rng.bytes (iv_length (p));
   size_t extra = 0;
   if (p.v->kind == K_WRAP)
@@ -516,7 +588,7 @@ message_plain (PathCtx &p, Prng &rng, size_t len, bool split)
       /* The unwrapped length (MLI) is public after a good unwrap.  */
       unsigned char mli[4];
       size_t n = sizeof mli;
-      err = public_rc (gcry_cipher_info (h, GCRYCTL_GET_KEYLEN, mli, &n));
+      err = public_rc (TR ("info", gcry_cipher_info (h, GCRYCTL_GET_KEYLEN, mli, &n)));
       declassify (mli, sizeof mli);
       size_t got = ((size_t) mli[0] << 24) | ((size_t) mli[1] << 16)
                    | ((size_t) mli[2] << 8) | mli[3];
@@ -554,7 +626,7 @@ message_aead (PathCtx &p, Prng &rng, size_t len, bool split)
   const bool oneshot = p.v->kind == K_ONESHOT;
   const size_t unit = mode == GCRY_CIPHER_MODE_OCB ? 16 : 1;
   const std::vector<size_t> ch = chunks (len, split && !oneshot, unit);
-  const Bytes pt = rng.bytes (len);
+  const Bytes pt = salted (rng.bytes (len), len);
   const Bytes iv = rng.bytes (iv_length (p));
   const Bytes aad = rng.bytes (len % 37 + 3);
   /* EAX's tag is one block (8 bytes for 64-bit-block ciphers).  */
@@ -567,14 +639,14 @@ message_aead (PathCtx &p, Prng &rng, size_t len, bool split)
         if (!set_nonce (p, h, iv))
           return false;
         uint64_t params[3] = { len, aad.size (), taglen };
-        gcry_error_t err = gcry_cipher_ctl (h, GCRYCTL_SET_CCM_LENGTHS,
-                                            params, sizeof params);
+        gcry_error_t err = TR ("ctl", gcry_cipher_ctl (h, GCRYCTL_SET_CCM_LENGTHS,
+                                            params, sizeof params));
         if (err)
           return failed (p, "ccm lengths", err);
       }
     else if (mode != GCRY_CIPHER_MODE_SIV && !set_nonce (p, h, iv))
       return false;
-    gcry_error_t err = gcry_cipher_authenticate (h, aad.data (), aad.size ());
+    gcry_error_t err = TR ("authenticate", gcry_cipher_authenticate (h, aad.data (), aad.size ()));
     if (err)
       return failed (p, "authenticate", err);
     /* SIV (RFC 5297 2.4): the nonce is the last S2V input before the
@@ -590,8 +662,8 @@ message_aead (PathCtx &p, Prng &rng, size_t len, bool split)
   bool ok = start (h) && encrypt_calls (p, h, pt, ch, ct, 0);
   if (ok)
     {
-      gcry_error_t err = public_rc (gcry_cipher_gettag (h, tag.data (),
-                                                        taglen));
+      gcry_error_t err = public_rc (TR ("gettag", gcry_cipher_gettag (h, tag.data (),
+                                                        taglen)));
       declassify (tag.data (), tag.size ());
       if (err)
         ok = failed (p, "gettag", err);
@@ -626,8 +698,8 @@ message_aead (PathCtx &p, Prng &rng, size_t len, bool split)
         {
           Bytes st = t;
           make_secret (st.data (), st.size ());
-          err = public_rc (gcry_cipher_ctl (h, GCRYCTL_SET_DECRYPTION_TAG,
-                                            st.data (), st.size ()));
+          err = public_rc (TR ("ctl", gcry_cipher_ctl (h, GCRYCTL_SET_DECRYPTION_TAG,
+                                            st.data (), st.size ())));
           if (err)
             {
               gcry_cipher_close (h);
@@ -640,7 +712,7 @@ message_aead (PathCtx &p, Prng &rng, size_t len, bool split)
         {
           Bytes st = t;
           make_secret (st.data (), st.size ());
-          err = public_rc (gcry_cipher_checktag (h, st.data (), st.size ()));
+          err = public_rc (TR ("checktag", gcry_cipher_checktag (h, st.data (), st.size ())));
         }
       gcry_cipher_close (h);
       if (!wrong)
@@ -820,6 +892,8 @@ run_all (const Options &o)
   std::map<std::string, std::string> first_transcript;
   unsigned int unit = 0;
   const unsigned int all_hwf = _gcry_get_hw_features ();
+  if (trace_salt >= 0)
+    ct_trace_mark (MARK_HELLO, "hello", 0);
 
   for (int i = 0; const cipher_spec *spec = _gcry_cipher_spec_nth (i); i++)
     {
@@ -879,6 +953,7 @@ run_all (const Options &o)
               if ((mask & all_hwf) != mask)
                 continue;   /* Listed as not covered below.  */
               _gcry_hwf_set_test_mask (mask);
+              std::string plabel;
               PathCtx p;
               p.spec = spec;
               p.v = &v;
@@ -894,7 +969,7 @@ run_all (const Options &o)
               p.verbose = o.verbose;
               const uint64_t seed = hash_str (std::string (spec->name) + "/"
                                               + v.label);
-              p.key = Prng (seed ^ 0x6b6579).bytes (p.keylen);
+              p.key = salted (Prng (seed ^ 0x6b6579).bytes (p.keylen), seed);
 
               /* Which path does this mask give?  Probe with a public key
                * and (GCM-SIV) a public message of the longest length.  */
@@ -914,10 +989,16 @@ run_all (const Options &o)
                     break;
                   }
                 std::string id = h->impl_name ? h->impl_name : "?";
+                /* The path's label as printed below (for --skip).  */
+                plabel = std::string (spec->name) + "/" + id + "/"
+                         + v.label;
+                if (v.mode == GCRY_CIPHER_MODE_POLY1305)
+                  plabel += std::string ("/poly1305-") + poly1305_path_now ();
                 if (v.mode == GCRY_CIPHER_MODE_GCM)
                   {
                     const char *g = _gcry_cipher_gcm_ghash_name (h);
                     id += std::string ("+ghash:") + (g ? g : "?");
+                    plabel += std::string ("/ghash:") + (g ? g : "?");
                   }
                 else if (v.mode == GCRY_CIPHER_MODE_GCM_SIV)
                   {
@@ -929,12 +1010,15 @@ run_all (const Options &o)
                     gcry_cipher_gettag (h, t.data (), t.size ());
                     const char *n = _gcry_cipher_gcm_siv_polyval_name (h);
                     id += std::string ("+polyval:") + (n ? n : "?");
+                    plabel += std::string ("/polyval:") + (n ? n : "?");
                   }
                 gcry_cipher_close (h);
                 if (done.count (id))
                   continue;
                 done.insert (id);
               }
+              if (trace_salt >= 0 && trace_skip.count (plabel))
+                continue;   /* Checked under valgrind.  */
 
               const std::string fam = family_of (spec);
               const unsigned long before = memcheck_errors ();
@@ -942,6 +1026,7 @@ run_all (const Options &o)
                 std::printf ("ct: run %s/%s mask %#x\n", spec->name, v.label,
                              mask);
               std::fflush (stdout);
+              trace_setkeys_left = 1;
               run_messages (p, seed);
               const unsigned long reports = memcheck_errors () - before;
 
@@ -989,6 +1074,9 @@ run_all (const Options &o)
               else
                 std::printf ("ct: PASS %s\n", label.c_str ());
               std::fflush (stdout);
+              if (trace_salt >= 0)
+                ct_trace_mark (MARK_PATH, label.c_str (),
+                               !reports && p.fail.empty ());
             }
           _gcry_hwf_set_test_mask (~0u);
         }
@@ -1077,12 +1165,27 @@ main (int argc, char **argv)
         }
       else if (!std::strncmp (a, "--algo=", 7))
         o.algos.insert (a + 7);
+      else if (!std::strncmp (a, "--trace-salt=", 13))
+        trace_salt = std::atoi (a + 13);
+      else if (!std::strncmp (a, "--skip=", 7))
+        {
+          FILE *f = std::fopen (a + 7, "r");
+          char line[512];
+          while (f && std::fgets (line, sizeof line, f))
+            {
+              line[std::strcspn (line, "\n")] = 0;
+              trace_skip.insert (line);
+            }
+          if (f)
+            std::fclose (f);
+        }
       else if (!std::strcmp (a, "-v"))
         o.verbose = true;
       else
         {
           std::fprintf (stderr, "usage: ct-check [--host-paths] [--host=LIST]"
-                        " [--shard=K/N] [--algo=NAME] [-v]\n");
+                        " [--shard=K/N] [--algo=NAME] [-v]"
+                        " [--trace-salt=K] [--skip=FILE]\n");
           return 2;
         }
     }
