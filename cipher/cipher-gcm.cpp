@@ -722,8 +722,10 @@ gcm_finish (gcry_cipher_hd_t c)
   if (st->over_limits)
     return GPG_ERR_INV_LENGTH;
   /* A message whose key a failed setkey dropped: no tag (libgcrypt
-   * would MAC with the stale key).  */
-  if (c->marks.iv && !c->marks.key)
+   * would MAC with the stale key).  Also without an IV: the tag of the
+   * empty message under a zero IV would come from the dropped key's
+   * hash key (found by the fuzzer, gettag after a refused re-key).  */
+  if (!c->marks.key && (c->marks.iv || st->ghash))
     return GPG_ERR_MISSING_KEY;
   if (c->marks.tag)
     return GPG_ERR_NO_ERROR;

@@ -962,12 +962,17 @@ dispatch (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
  *    local block and is copied to OUT, so the rest of OUT stays as the
  *    caller left it, as with disjoint buffers.
  *
- * A mode that refuses the call (length, state) does so before writing;
- * when OUTSIZE < INLEN the mode refuses, and nothing is moved.  A failed
- * decryption may then leave the moved input in OUT (with disjoint
- * buffers OUT is untouched; documented), a failed encryption fills OUT
+ * A call the mode refuses (length, size, state: mode_checks, run before
+ * the move) leaves OUT as disjoint buffers would; when OUTSIZE < INLEN
+ * the mode refuses, and nothing is moved.  A decryption that fails
+ * after its checks (a wrong tag) may leave the moved input in OUT where
+ * the mode does not wipe it (documented), a failed encryption fills OUT
  * with 0x42 in both cases.  Out of line: never on the path of
  * non-overlapping calls.  */
+static gcry_err_code_t mode_checks (gcry_cipher_hd_t c, unsigned char *out,
+                                    size_t outsize, const unsigned char *in,
+                                    size_t inlen, bool encrypt);
+
 static __attribute__ ((noinline, cold)) gcry_err_code_t
 crypt_overlapping (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
                    const unsigned char *in, size_t inlen, bool encrypt)
@@ -989,6 +994,12 @@ crypt_overlapping (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     }
   if (c->mode == GCRY_CIPHER_MODE_AESWRAP || outsize < inlen)
     return dispatch (c, out, outsize, in, inlen, encrypt);
+  /* A call the mode refuses must leave OUT as separate buffers would
+   * (found by the fuzzer: ECB decryption of a partial block moved the
+   * input into OUT): its checks first.  */
+  gcry_err_code_t rc = mode_checks (c, out, outsize, in, inlen, encrypt);
+  if (rc)
+    return rc;
   memmove (out, in, inlen);
   return dispatch (c, out, outsize, out, inlen, encrypt);
 }
@@ -1010,6 +1021,25 @@ crypt_checks_only (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   unsigned char dummy[MAX_BLOCKSIZE];
   if (null_out && !inlen && in && c->mode != GCRY_CIPHER_MODE_AESWRAP)
     return dispatch (c, dummy, outsize, in, 0, encrypt);
+  gcry_err_code_t rc = mode_checks (c, out, outsize, in, inlen, encrypt);
+  if (rc)
+    {
+      /* As every failed encryption (cipher_crypt).  */
+      if (encrypt && out && outsize <= PTRDIFF_MAX)
+        memset (out, 0x42, outsize);
+      return rc;
+    }
+  return null_out ? GPG_ERR_INV_ARG : GPG_ERR_INV_LENGTH;
+}
+
+/* The mode's length, size and state checks of a data call, without
+ * touching the data (the generic modes' rules here, the others'
+ * through cipher_marks::check_only): crypt_checks_only and
+ * crypt_overlapping run them before anything is written.  */
+static gcry_err_code_t
+mode_checks (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
+             const unsigned char *in, size_t inlen, bool encrypt)
+{
   gcry_err_code_t rc;
   const size_t bs = c->spec->blocksize;
   switch (c->mode)
@@ -1041,14 +1071,7 @@ crypt_checks_only (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       c->marks.check_only = 0;
       break;
     }
-  if (rc)
-    {
-      /* As every failed encryption (cipher_crypt).  */
-      if (encrypt && out && outsize <= PTRDIFF_MAX)
-        memset (out, 0x42, outsize);
-      return rc;
-    }
-  return null_out ? GPG_ERR_INV_ARG : GPG_ERR_INV_LENGTH;
+  return rc;
 }
 
 /* The common part of encrypt and decrypt.  IN == NULL means in place

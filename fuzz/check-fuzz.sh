@@ -20,6 +20,20 @@
 #   GCIPHER_FUZZ_JOBS   make -j for the library (default 2)
 #   GCIPHER_FUZZ_CC, GCIPHER_FUZZ_CXX   compilers (clang-19, clang++-19)
 #   GCIPHER_FUZZ_ARGS   extra libFuzzer arguments (e.g. -jobs=4 -workers=4)
+#   GCIPHER_FUZZ_LIBGCRYPT   the libgcrypt.so.20 to compare with (default
+#                      the system one), e.g. libgcrypt master
+#                      (../shared/peers/x86_64/libgcrypt.so.20, beside
+#                      its libgpg-error) or gcipher's own src/.libs/
+#                      libgcrypt.so.20 (the C ABI shell)
+#   GCIPHER_FUZZ_LIGHT_KERNELS   1: every ISA kernel library of cipher/
+#                      (AVX2, AVX-512, GFNI, VAES, SSE2, PCLMUL, AES-NI)
+#                      gets coverage only and -O0 (the two below always
+#                      get coverage only): a much shorter build on a busy
+#                      machine, at the price of ASan/UBSan inside the
+#                      kernels and of their speed
+#   GCIPHER_FUZZ_SANITIZE   0: coverage only, no ASan/UBSan (a faster
+#                      target for long runs; its own tree, fuzz-build-nosan
+#                      unless GCIPHER_FUZZ_DIR is set)
 # Needs clang-19 and its libFuzzer runtime (Debian: clang-19,
 # libclang-rt-19-dev).  Prints the executions, the corpus size and the
 # skip counts; exits non-zero if the target found anything.  A long run:
@@ -30,7 +44,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${top_builddir:=$(pwd)}"
 top_srcdir=$(cd "$top_srcdir" && pwd)
 top_builddir=$(cd "$top_builddir" && pwd)
-dir=${GCIPHER_FUZZ_DIR:-$top_builddir/fuzz-build}
+sanitize=${GCIPHER_FUZZ_SANITIZE:-1}
+if [ "$sanitize" = 0 ]; then
+  dir=${GCIPHER_FUZZ_DIR:-$top_builddir/fuzz-build-nosan}
+else
+  dir=${GCIPHER_FUZZ_DIR:-$top_builddir/fuzz-build}
+fi
 seconds=${GCIPHER_FUZZ_TIME:-120}
 jobs=${GCIPHER_FUZZ_JOBS:-2}
 cc=${GCIPHER_FUZZ_CC:-clang-19}
@@ -63,12 +82,19 @@ if [ -f "$top_srcdir/config.status" ]; then
     die "copying the source tree failed"
 fi
 san="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
-flags="-g -O1 -fno-omit-frame-pointer $san"
+ldsan="-fsanitize=address,undefined"
+tsan="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
+if [ "$sanitize" = 0 ]; then
+  san="-fsanitize=fuzzer-no-link" ldsan= tsan="-fsanitize=fuzzer"
+fi
+opt=-O1
+[ "$sanitize" = 0 ] && opt=-O2
+flags="-g $opt -fno-omit-frame-pointer $san"
 args="CC=$cc CXX=$cxx CFLAGS=$flags CXXFLAGS=$flags"
 if [ ! -f config.status ] || [ "$(cat configure.args 2>/dev/null)" != "$args" ]; then
   say "configuring $dir"
   "$src/configure" -q CC="$cc" CXX="$cxx" CFLAGS="$flags" \
-    CXXFLAGS="$flags" LDFLAGS="-fsanitize=address,undefined" \
+    CXXFLAGS="$flags" LDFLAGS="$ldsan" \
     >configure.log 2>&1 || die "configure failed, see $dir/configure.log"
   echo "$args" >configure.args
 fi
@@ -81,12 +107,20 @@ say "building the library"
 # more constant-evaluation steps than clang allows by default.
 steps="-fconstexpr-steps=100000000"
 light="$steps -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link"
+light_libs="libserpent-avx512.la libchacha20-avx2.la"
+if [ "${GCIPHER_FUZZ_LIGHT_KERNELS:-0}" = 1 ]; then
+  light="$steps -g -O0 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link"
+  light_libs=$(sed -n 's/^\(lib[a-z0-9_-]*\.la\):.*/\1/p' cipher/Makefile |
+               grep -v '^libcipher\.la$')
+fi
 build_lib() {
-  for l in libserpent-avx512.la libchacha20-avx2.la; do
-    if grep -q "^$l:" cipher/Makefile; then
-      make -s -C cipher "$l" CXXFLAGS="$light" || return 1
-    fi
+  libs=
+  for l in $light_libs; do
+    grep -q "^$l:" cipher/Makefile && libs="$libs $l"
   done
+  # shellcheck disable=SC2086
+  [ -z "$libs" ] || make -s -j"$jobs" -C cipher $libs CXXFLAGS="$light" ||
+    return 1
   make -s -j"$jobs" -C cipher CXXFLAGS="$flags $steps" &&
     make -s -j"$jobs" -C src libgcipher-static.la
 }
@@ -97,21 +131,30 @@ build_lib >build.log 2>&1 ||
 lib=src/.libs/libgcipher-static.a
 if [ ! -x cipher-diff ] || [ "$lib" -nt cipher-diff ] ||
    [ "$top_srcdir/fuzz/cipher-diff.cpp" -nt cipher-diff ] ||
-   [ "$top_srcdir/tests/sysgcrypt.cpp" -nt cipher-diff ]; then
+   [ "$top_srcdir/tests/sysgcrypt.cpp" -nt cipher-diff ] ||
+   [ "$(cat target.args 2>/dev/null)" != "$tsan" ]; then
   say "building cipher-diff"
   # shellcheck disable=SC2046
-  "$cxx" -std=c++20 -g -O1 -fno-omit-frame-pointer -Wall -Wextra \
-    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+  "$cxx" -std=c++20 -g $opt -fno-omit-frame-pointer -Wall -Wextra \
+    $tsan \
     -I. -I"$top_srcdir/src" -I"$top_srcdir/cipher" -I"$top_srcdir/tests" \
     $(pkg-config --cflags gpg-error) \
     "$top_srcdir/fuzz/cipher-diff.cpp" "$top_srcdir/tests/sysgcrypt.cpp" \
     "$lib" $(pkg-config --libs gpg-error) -ldl -lpthread -o cipher-diff \
     >target.log 2>&1 ||
     { cat target.log; die "cipher-diff build failed"; }
+  echo "$tsan" >target.args
 fi
 
 # --- 4. Corpus and run -------------------------------------------------------
-python3 "$top_srcdir/fuzz/make-corpus" seed || die "make-corpus failed"
+# One seed set per algorithm index the target compares (ARIA too when
+# the compared library has it).
+nalgos=$(GCIPHER_FUZZ_COUNT_ALGOS=1 ./cipher-diff 2>/dev/null | tail -1)
+case $nalgos in
+  ''|*[!0-9]*) die "cipher-diff cannot load the compared libgcrypt" \
+                   "(${GCIPHER_FUZZ_LIBGCRYPT:-the system one})" ;;
+esac
+python3 "$top_srcdir/fuzz/make-corpus" seed "$nalgos" || die "make-corpus failed"
 mkdir -p corpus
 before=$(find corpus -type f | wc -l)
 say "fuzzing for ${seconds}s (corpus: $before files + seed)"

@@ -1,11 +1,15 @@
-/* cipher-diff.cpp - libFuzzer target: gcipher against the system
- * libgcrypt, call for call.
+/* cipher-diff.cpp - libFuzzer target: gcipher against libgcrypt, call
+ * for call.
  *
  * Each input is decoded into one handle's life: open (any algorithm id,
  * mode, flags), then a sequence of API calls, every call issued on
  * gcipher (linked statically, built with ASan/UBSan and coverage) and on
- * the system libgcrypt (loaded with dlmopen into its own link-map
- * namespace, tests/sysgcrypt.h).  Every return value (gcry_error_t:
+ * the compared libgcrypt (loaded with dlmopen into its own link-map
+ * namespace, tests/sysgcrypt.h): the system one, or the
+ * libgcrypt.so.20 GCIPHER_FUZZ_LIBGCRYPT names (libgcrypt master beside
+ * its own libgpg-error, which has ARIA and the private ctl 63; or
+ * gcipher's own shared library, whose C ABI shell is then compared with
+ * the static library, every call of the SKIPS included).  Every return value (gcry_error_t:
  * source and code) must be equal, and every output byte: whole output
  * buffers (also where a call fails: libgcrypt fills a failed encrypt's
  * output with 0x42 and gcipher does the same), gettag buffers, ctl and
@@ -30,10 +34,12 @@
  *        CBC_CTS, CBC_MAC, EXTENDED; bit 5 adds the undefined flag 0x40;
  *        bit 7 clears gcipher's bulk table after every setkey (the
  *        per-block fallbacks; generic six modes only).
- *     P  gcipher path: 0 = all features; k = the hwf mask of the
- *        algorithm's (k-1 mod n)th implementation (rijndael: vaes-avx512,
- *        vaes-avx2, aesni, generic, ...), also steering the GHASH and
- *        POLYVAL back ends.
+ *     P  gcipher path: 0 = all features; else k = P-1: the hwf mask of
+ *        the algorithm's (k mod n)th implementation (rijndael:
+ *        vaes-avx512, vaes-avx2, aesni, generic, ...); in GCM and
+ *        GCM-SIV joined with the bits of GHASH back end
+ *        (k / n) mod (1 + n_ghash) - 1 (none for 0), so every AES path
+ *        meets every GHASH/POLYVAL back end (as tests/ct/ct-check does).
  *   ops, each one byte (mod 16) and its arguments:
  *     0 setkey    K S [key]    K < 0x80: a length valid for the algorithm
  *                              and mode (good_keylens), else K mod 72;
@@ -45,9 +51,19 @@
  *     2 setctr    L S [ctr]    ctrlens[L mod 6]; S as setiv (NULL in any
  *                              mode).
  *     3 authenticate  LEN S... data as for encrypt's source (D below).
- *     4 encrypt   C LEN [...]  C bits 0-1: 0/3 separate buffers, 1 in =
- *     5 decrypt                NULL (in place, libgcrypt then takes
- *                              OUTSIZE as the length), 2 in == out;
+ *     4 encrypt   C LEN [X Y] [...]  C bits 0-1: 0 separate buffers,
+ *     5 decrypt                1 in = NULL (in place, libgcrypt then
+ *                              takes OUTSIZE as the length), 2 in ==
+ *                              out, 3 gcipher's buffers laid out by X Y:
+ *                              output misaligned by X mod 16 bytes, a
+ *                              separate input by X / 16; Y bit 7: one
+ *                              block, input and output partly
+ *                              overlapping, the input first (bit 6
+ *                              clear) or the output, 1 + Y mod 32 bytes
+ *                              apart (Y mod 64 < 32) or 16 * (Y mod 64 -
+ *                              31); the compared library gets separate
+ *                              buffers (the separate-buffer result is
+ *                              what gcipher promises);
  *                              bits 2-3: 0/1 OUTSIZE = INLEN, 2 OUTSIZE
  *                              larger by a byte mod 24, 3 smaller by a
  *                              byte mod (INLEN+1); bits 4-5 data source
@@ -86,24 +102,37 @@
  *    15 algorithm queries (no handle): get_algo_keylen/blklen,
  *                              algo_info (GET_KEYLEN, GET_BLKLEN,
  *                              TEST_ALGO), algo_name, map_name.
+ *   An op byte 0xf0 + N is probe N mod 13, LEN: a call on gcipher alone
+ *   (see probe ()): NULL output (encrypt, decrypt, in-place), AAD, tag
+ *   (gettag, checktag), key, IV, CCM lengths, decryption tag, tag
+ *   length with LEN + 1 bytes; ctl 63 with LEN + 1 mod 40 bytes; an
+ *   input length of SIZE_MAX - LEN - 1.
  *
- * ---- SKIPS: inputs the system libgcrypt must not see ----------------
+ * ---- SKIPS: inputs the compared libgcrypt must not see ---------------
  * libgcrypt 1.10 crashes or computes with freed/stale state in a few
  * cases where gcipher deliberately answers differently (doc/gcipher.md,
  * "Compatibility notes" and "Differential fuzzing"); the target never
- * sends those calls (counted per reason, printed at exit):
- *   null-buffer   NULL with a nonzero length: never generated, except
+ * sends those calls to it (counted per reason, printed at exit), but
+ * issues them on gcipher alone, which must not crash and must answer
+ * a sensible code (sensible_code; a refusal on a handle without a key);
+ * the input ends after such a call (the handles may now differ, even
+ * after a refusal), unless it keeps no state (AES key wrap):
+ *   probe         NULL with a nonzero length: never compared, except
  *                 setiv (IV) in the generic modes and setctr, which
- *                 libgcrypt treats as "zero".  Buffers never partially
- *                 overlap (disjoint, in == out, or in == NULL only).
+ *                 libgcrypt treats as "zero"; the probes above.
+ *                 Partly overlapping buffers go to gcipher only (the
+ *                 compared library gets separate ones).
  *   no-key        an AEAD mode (CCM, GCM, OCB, EAX, SIV, GCM-SIV,
  *                 Poly1305) or STREAM (libgcrypt's Salsa20 setiv
- *                 crashes on a never-keyed handle) whose handle has no valid key (never keyed,
- *                 or the last setkey failed): setiv, authenticate,
- *                 encrypt, decrypt (SIV decrypts with the stale key),
- *                 gettag, checktag and SET_CCM_LENGTHS are skipped
- *                 (libgcrypt dereferences the missing key schedule, or
- *                 uses the stale one gcipher has wiped).
+ *                 crashes on a never-keyed handle) whose handle has no
+ *                 valid key (never keyed, or the last setkey failed):
+ *                 setiv, authenticate, encrypt, decrypt (SIV decrypts
+ *                 with the stale key), gettag, checktag and
+ *                 SET_CCM_LENGTHS go to gcipher alone (libgcrypt
+ *                 dereferences the missing key schedule, or uses the
+ *                 stale one gcipher has wiped), which must refuse
+ *                 encrypt, decrypt, gettag and checktag, and setiv
+ *                 outside CCM, STREAM and GCM.
  *   gcm-partial   GCM setiv (or reset) while the message has a pending
  *                 partial AAD/text block and no tag yet: libgcrypt hashes
  *                 the stale partial block into the next message; gcipher
@@ -131,7 +160,7 @@
  *                 gcipher answers GPG_ERR_CIPHER_ALGO or
  *                 GPG_ERR_INV_CIPHER_MODE; not a difference, input ends.
  *   ctl-62        libgcrypt's private command 62 (CFB/OFB input vector)
- *                 only in the generic modes: elsewhere it dumps
+ *                 compared only in the generic modes: elsewhere it dumps
  *                 libgcrypt's internal IV buffer (e.g. EAX on IDEA),
  *                 which gcipher does not mirror.
  *   sync-mac      GCRYCTL_CFB_SYNC on a CCM or EAX handle opened with
@@ -166,6 +195,7 @@
 #include "gcrypt.h"
 #include "g10lib.h"
 #include "cipher-internal.h"
+#include "cipher-gcm.h"
 #include "sysgcrypt.h"
 
 namespace {
@@ -174,6 +204,9 @@ namespace {
 
 const sysgcrypt *sys;
 std::vector<int> algos;              /* What gcipher implements.  */
+std::vector<int> ctl_cmds;           /* Commands of ctl op 4 (below).  */
+bool peer_is_gcipher;                /* Compared with gcipher's own .so.  */
+bool peer_has_ctl63;                 /* PRIV_CIPHERCTL_GET_COUNTER.  */
 const int unknown_algos[] = { 0, 11, 12, 299, 400, 999, 65536, -1 };
 std::vector<uint8_t> pattern;        /* Cheap data: 32 KiB.  */
 bool trace_all;                      /* GCIPHER_FUZZ_TRACE=1.  */
@@ -183,14 +216,16 @@ enum SkipReason
 {
   SKIP_NO_KEY, SKIP_GCM_PARTIAL, SKIP_KWP_EMPTY, SKIP_KWP_INPLACE,
   SKIP_KW_IV, SKIP_CTS_SHORT, SKIP_CCM_REKEY, SKIP_SYS_ONLY, SKIP_SYNC_MAC,
-  SKIP_CCM_SETCTR, N_SKIPS
+  SKIP_CCM_SETCTR, SKIP_CTL_62, SKIP_SBOX_NAME, SKIP_PROBE, N_SKIPS
 };
 const char *const skip_names[N_SKIPS] = { "no-key", "gcm-partial",
                                           "kwp-empty", "kwp-inplace",
-                                          "kw-iv", "cts-short", "ccm-rekey", "sys-only",
-                                          "sync-mac", "ccm-setctr" };
+                                          "kw-iv", "cts-short", "ccm-rekey",
+                                          "sys-only", "sync-mac", "ccm-setctr",
+                                          "ctl-62", "sbox-name",
+                                          "probe" };
 unsigned long skips[N_SKIPS];
-unsigned long n_inputs, n_calls, n_opened;
+unsigned long n_inputs, n_calls, n_opened, n_solo, n_overlap, n_misaligned;
 
 void
 quiet_log (void *, int, const char *, va_list)
@@ -201,7 +236,9 @@ void
 print_stats ()
 {
   fprintf (stderr, "cipher-diff: %lu inputs, %lu handles opened, %lu "
-           "compared calls; skipped:", n_inputs, n_opened, n_calls);
+           "calls (%lu on gcipher alone), %lu with overlapping and %lu "
+           "with misaligned buffers; skipped (checked on gcipher alone):",
+           n_inputs, n_opened, n_calls, n_solo, n_overlap, n_misaligned);
   for (int i = 0; i < N_SKIPS; i++)
     fprintf (stderr, " %s=%lu", skip_names[i], skips[i]);
   fprintf (stderr, "\n");
@@ -316,6 +353,47 @@ err_str (gcry_error_t e)
          + ")";
 }
 
+/* Where gcipher's buffers lie (encrypt/decrypt C bits 0-1 = 3):
+ * misaligned by IN_MIS/OUT_MIS bytes, and with OVERLAP in one block,
+ * the input DELTA bytes after the output (OUT_FIRST) or before it.
+ * The compared library always gets separate buffers (also misaligned):
+ * libgcrypt's answer for overlapping ones depends on the offset, and
+ * gcipher promises the separate-buffer result.  */
+struct Layout
+{
+  bool overlap = false, out_first = false;
+  size_t delta = 0, in_mis = 0, out_mis = 0;
+};
+
+/* Whether E is a code gcipher may sensibly answer a call with: success
+ * or one of the codes its cipher layer uses for bad input or state.  Not GPG_ERR_GENERAL, ENOMEM or a
+ * self-test failure.  */
+bool
+sensible_code (gcry_error_t e)
+{
+  if (!e)
+    return true;
+  /* libgcrypt's sources: USER_1 for setkey/setiv/setctr (its header's
+   * default), GCRYPT for the rest (src/g10lib.h).  */
+  if (gcry_err_source (e) != GPG_ERR_SOURCE_GCRYPT
+      && gcry_err_source (e) != GPG_ERR_SOURCE_USER_1)
+    return false;
+  switch (gcry_err_code (e))
+    {
+    case GPG_ERR_INV_LENGTH: case GPG_ERR_INV_ARG: case GPG_ERR_INV_STATE:
+    case GPG_ERR_INV_KEYLEN: case GPG_ERR_BUFFER_TOO_SHORT:
+    case GPG_ERR_MISSING_KEY: case GPG_ERR_INV_CIPHER_MODE:
+    case GPG_ERR_CHECKSUM: case GPG_ERR_WEAK_KEY: case GPG_ERR_INV_OP:
+    case GPG_ERR_CIPHER_ALGO: case GPG_ERR_VALUE_NOT_FOUND:
+    case GPG_ERR_NOT_SUPPORTED: case GPG_ERR_TOO_SHORT:
+    case GPG_ERR_INV_FLAG: case GPG_ERR_NOT_IMPLEMENTED:
+    case GPG_ERR_UNFINISHED:
+      return true;
+    default:
+      return false;
+    }
+}
+
 class Run
 {
 public:
@@ -366,6 +444,8 @@ public:
     if (ea != eb)
       mismatch (std::string (what) + ": gcipher " + err_str (ea)
                 + ", libgcrypt " + err_str (eb));
+    if (ea)
+      note ("  -> " + err_str (ea));
     return ea;
   }
 
@@ -379,16 +459,63 @@ public:
 
   bool key_valid () const { return ha && ha->marks.key; }
 
-  /* True (and the counter bumped) if an AEAD call must not run now.  */
-  bool
-  skip_no_key ()
+  /* ---- Calls on gcipher alone (the SKIPS) ----
+   * A call the compared library must not see runs on gcipher alone: it
+   * must not crash (ASan and UBSan watch) and must answer a sensible
+   * code (sensible_code); on a handle without a key it must fail.  It
+   * may change gcipher's state where the other handle did not follow
+   * (even when refused), so the input ends after it (DIVERGED), unless
+   * it keeps no state.  Compared with gcipher's own shared library
+   * (peer_is_gcipher) these calls are compared like any other.  */
+  bool solo = false;         /* The current call runs on gcipher alone.  */
+  bool solo_refuse = false;  /* ...and must fail.  */
+  bool diverged = false;     /* A call on gcipher alone succeeded.  */
+
+  void
+  begin_solo (SkipReason why, bool refuse)
   {
+    skips[why]++;
+    if (peer_is_gcipher)
+      return;
+    solo = true;
+    solo_refuse = refuse;
+    n_solo++;
+  }
+
+  gcry_error_t
+  solo_done (gcry_error_t ea, const char *what, bool stateless = false)
+  {
+    solo = false;
+    if (ea)
+      note ("  -> " + err_str (ea));
+    if (!sensible_code (ea))
+      mismatch (std::string (what) + " on gcipher alone: unexpected "
+                + err_str (ea));
+    if (solo_refuse && !ea)
+      mismatch (std::string (what) + " on gcipher alone: accepted, but "
+                "must be refused (no key)");
+    /* A refused call may still have changed gcipher's state (a GCM
+     * setiv clears the message before it finds no key; a NULL IV after
+     * a tag): only wrapping lets the comparison go on.  */
+    if (!stateless)
+      diverged = true;
+    return ea;
+  }
+
+  /* A call on a handle without a valid key in the modes where libgcrypt
+   * crashes or uses a stale key (no-key in SKIPS): gcipher alone, which
+   * must refuse it (REFUSE) or at least answer sensibly.  */
+  void
+  keyless (bool refuse = true)
+  {
+    /* GCM, CCM, OCB, SIV and GCM-SIV need a 128-bit block: on a 64-bit
+     * cipher every call is refused with a code of libgcrypt's, but
+     * setiv may succeed; sensible codes are all that is asked there.  */
+    bool wide = blklen == 16 || mode == GCRY_CIPHER_MODE_EAX
+                || mode == GCRY_CIPHER_MODE_STREAM
+                || mode == GCRY_CIPHER_MODE_POLY1305;
     if (is_keyed_mode (mode) && !key_valid ())
-      {
-        skips[SKIP_NO_KEY]++;
-        return true;
-      }
-    return false;
+      begin_solo (SKIP_NO_KEY, refuse && wide);
   }
 
   bool
@@ -410,10 +537,26 @@ public:
   /* ---- Calls ---- */
 
   void
+  note_call (const std::string &s)
+  {
+    note (solo ? "[gcipher alone] " + s : s);
+  }
+
+  gcry_error_t
+  both (gcry_error_t ea, gcry_error_t (*fb) (gcry_cipher_hd_t, const void *,
+                                             size_t),
+        const void *pb, size_t len, const char *what)
+  {
+    if (solo)
+      return solo_done (ea, what);
+    return same (ea, fb (hb, pb, len), what);
+  }
+
+  void
   setkey (const uint8_t *key, size_t len)
   {
-    note ("setkey len=" + std::to_string (len) + " " + hex (key, len));
-    same (gcry_cipher_setkey (ha, key, len), sys->cipher_setkey (hb, key, len),
+    note_call ("setkey len=" + std::to_string (len) + " " + hex (key, len));
+    both (gcry_cipher_setkey (ha, key, len), sys->cipher_setkey, key, len,
           "setkey");
     if (strip_bulk)
       memset (&ha->bulk, 0, sizeof ha->bulk);
@@ -422,10 +565,10 @@ public:
   void
   setiv (const uint8_t *iv, size_t len)
   {
-    note (std::string ("setiv ") + (iv ? hex (iv, len) : "NULL") + " len="
-          + std::to_string (len));
-    gcry_error_t e = same (gcry_cipher_setiv (ha, iv, len),
-                           sys->cipher_setiv (hb, iv, len), "setiv");
+    note_call (std::string ("setiv ") + (iv ? hex (iv, len) : "NULL")
+               + " len=" + std::to_string (len));
+    gcry_error_t e = both (gcry_cipher_setiv (ha, iv, len),
+                           sys->cipher_setiv, iv, len, "setiv");
     if (mode == GCRY_CIPHER_MODE_GCM)
       {
         if (!e)
@@ -440,21 +583,20 @@ public:
   void
   setctr (const uint8_t *ctr, size_t len)
   {
-    note (std::string ("setctr ") + (ctr ? hex (ctr, len) : "NULL") + " len="
-          + std::to_string (len));
-    same (gcry_cipher_setctr (ha, ctr, len), sys->cipher_setctr (hb, ctr, len),
+    note_call (std::string ("setctr ") + (ctr ? hex (ctr, len) : "NULL")
+               + " len=" + std::to_string (len));
+    both (gcry_cipher_setctr (ha, ctr, len), sys->cipher_setctr, ctr, len,
           "setctr");
   }
 
   void
   authenticate (const std::vector<uint8_t> &a, size_t len)
   {
-    note ("authenticate len=" + std::to_string (len));
+    note_call ("authenticate len=" + std::to_string (len));
     std::vector<uint8_t> ca (a), cb (a);  /* A has 16 bytes of slack.  */
-    gcry_error_t e
-      = same (gcry_cipher_authenticate (ha, ca.data (), len),
-              sys->cipher_authenticate (hb, cb.data (), len),
-              "authenticate");
+    gcry_error_t e = both (gcry_cipher_authenticate (ha, ca.data (), len),
+                           sys->cipher_authenticate, cb.data (), len,
+                           "authenticate");
     if (!e && mode == GCRY_CIPHER_MODE_GCM)
       {
         if (!gcm_started)
@@ -465,66 +607,117 @@ public:
 
   enum InMode { SEPARATE, IN_NULL, IN_EQ_OUT };
 
+
+  /* A heap block of exactly N bytes (1 if N is 0), so ASan sees any
+   * access past it.  */
+  static uint8_t *
+  exact_block (size_t n)
+  {
+    return static_cast<uint8_t *> (malloc (n ? n : 1));
+  }
+
   /* One encrypt or decrypt call on DATA (INLEN bytes).  gcipher's
    * buffers are exact-size heap blocks (ASan sees any access past
    * them); libgcrypt's carry a guard that must stay untouched.  */
   void
   crypt (bool enc, const uint8_t *data, size_t inlen, size_t outsize,
-         InMode im)
+         InMode im, const Layout &lay = Layout ())
   {
     if ((ha->flags & GCRY_CIPHER_CBC_CTS) && mode != GCRY_CIPHER_MODE_CBC
         && im != IN_NULL && outsize < inlen)
-      {
-        skips[SKIP_CTS_SHORT]++;  /* libgcrypt writes past OUTSIZE.  */
-        return;
-      }
-    if (mode == GCRY_CIPHER_MODE_STREAM && im != IN_NULL && outsize < inlen)
-      {
-        skips[SKIP_CTS_SHORT]++;  /* Likewise (STREAM never checks).  */
-        return;
-      }
-    note (std::string (enc ? "encrypt" : "decrypt") + " inlen="
-          + std::to_string (inlen) + " outsize=" + std::to_string (outsize)
-          + (im == SEPARATE ? "" : im == IN_NULL ? " in=NULL" : " in=out")
-          + " in=" + hex (data, inlen));
+      begin_solo (SKIP_CTS_SHORT, true);  /* libgcrypt writes past.  */
+    else if (mode == GCRY_CIPHER_MODE_STREAM && im != IN_NULL
+             && outsize < inlen)
+      begin_solo (SKIP_CTS_SHORT, true);  /* Likewise (never checks).  */
+    std::string where;
+    if (lay.overlap)
+      where = std::string (" overlap ") + (lay.out_first ? "in=out+" : "out=in+")
+              + std::to_string (lay.delta);
+    if (lay.in_mis || lay.out_mis)
+      where += " misaligned in+" + std::to_string (lay.in_mis) + " out+"
+               + std::to_string (lay.out_mis);
+    note_call (std::string (enc ? "encrypt" : "decrypt") + " inlen="
+               + std::to_string (inlen) + " outsize="
+               + std::to_string (outsize)
+               + (im == SEPARATE ? "" : im == IN_NULL ? " in=NULL"
+                                                      : " in=out")
+               + where + " in=" + hex (data, inlen));
+    if (lay.overlap)
+      n_overlap++;
+    if (lay.in_mis || lay.out_mis)
+      n_misaligned++;
     const size_t guard = 32;
     size_t bufsize = outsize;
     if (im == IN_EQ_OUT && inlen > bufsize)
       bufsize = inlen;
-    uint8_t *oa = static_cast<uint8_t *> (malloc (bufsize ? bufsize : 1));
-    uint8_t *ob = static_cast<uint8_t *> (malloc (bufsize + guard));
-    for (size_t i = 0; i < bufsize + guard; i++)
+    /* gcipher's buffers.  */
+    uint8_t *oa_blk, *ia_blk = nullptr, *oa, *ia = nullptr;
+    if (lay.overlap)
       {
-        uint8_t v = (uint8_t) (0xc3 ^ (i * 7));
-        if (i < bufsize)
-          oa[i] = v;
-        ob[i] = v;
+        size_t ioff = lay.out_first ? lay.delta : 0;
+        size_t ooff = lay.out_first ? 0 : lay.delta;
+        size_t total = ioff + inlen > ooff + bufsize ? ioff + inlen
+                                                     : ooff + bufsize;
+        oa_blk = exact_block (lay.out_mis + total);
+        oa = oa_blk + lay.out_mis + ooff;
+        ia = oa_blk + lay.out_mis + ioff;
       }
-    uint8_t *ia = nullptr, *ib = nullptr;
+    else
+      {
+        oa_blk = exact_block (lay.out_mis + bufsize);
+        oa = oa_blk + lay.out_mis;
+        if (im == SEPARATE)
+          {
+            ia_blk = exact_block (lay.in_mis + inlen);
+            ia = ia_blk + lay.in_mis;
+          }
+      }
+    for (size_t i = 0; i < bufsize; i++)
+      oa[i] = (uint8_t) (0xc3 ^ (i * 7));
     if (im == SEPARATE)
-      {
-        ia = static_cast<uint8_t *> (malloc (inlen ? inlen : 1));
-        ib = static_cast<uint8_t *> (malloc (inlen ? inlen : 1));
-        memcpy (ia, data, inlen);
-        memcpy (ib, data, inlen);
-      }
+      memcpy (ia, data, inlen);  /* Overlapping: the input wins.  */
     else
       {
         size_t n = im == IN_NULL ? (outsize < inlen ? outsize : inlen) : inlen;
         memcpy (oa, data, n);
-        memcpy (ob, data, n);
         if (im == IN_EQ_OUT)
-          ia = oa, ib = ob;
+          ia = oa;
+      }
+    /* libgcrypt's: the same start contents, separate.  */
+    uint8_t *ob_blk = nullptr, *ib_blk = nullptr, *ob = nullptr, *ib = nullptr;
+    if (!solo)
+      {
+        ob_blk = static_cast<uint8_t *> (malloc (lay.out_mis + bufsize
+                                                 + guard));
+        ob = ob_blk + lay.out_mis;
+        memcpy (ob, oa, bufsize);
+        for (size_t i = bufsize; i < bufsize + guard; i++)
+          ob[i] = (uint8_t) (0xc3 ^ (i * 7));
+        if (im == SEPARATE)
+          {
+            ib_blk = exact_block (lay.in_mis + inlen);
+            ib = ib_blk + lay.in_mis;
+            memcpy (ib, data, inlen);
+          }
+        else if (im == IN_EQ_OUT)
+          ib = ob;
       }
     gcry_error_t ea = (enc ? gcry_cipher_encrypt : gcry_cipher_decrypt)
                         (ha, oa, outsize, ia, inlen);
-    gcry_error_t eb = (enc ? sys->cipher_encrypt : sys->cipher_decrypt)
-                        (hb, ob, outsize, ib, inlen);
-    same (ea, eb, enc ? "encrypt" : "decrypt");
-    same_bytes (oa, ob, bufsize, enc ? "encrypt" : "decrypt");
-    for (size_t i = bufsize; i < bufsize + guard; i++)
-      if (ob[i] != (uint8_t) (0xc3 ^ (i * 7)))
-        mismatch ("libgcrypt wrote past its output buffer");
+    const char *what = enc ? "encrypt" : "decrypt";
+    if (solo)
+      /* Wrapping keeps no state (a short buffer changes nothing).  */
+      solo_done (ea, what, enc && mode == GCRY_CIPHER_MODE_AESWRAP);
+    else
+      {
+        gcry_error_t eb = (enc ? sys->cipher_encrypt : sys->cipher_decrypt)
+                            (hb, ob, outsize, ib, inlen);
+        same (ea, eb, what);
+        same_bytes (oa, ob, bufsize, what);
+        for (size_t i = bufsize; i < bufsize + guard; i++)
+          if (ob[i] != (uint8_t) (0xc3 ^ (i * 7)))
+            mismatch ("libgcrypt wrote past its output buffer");
+      }
     if (!ea)
       {
         last_out.assign (oa, oa + bufsize);
@@ -535,25 +728,27 @@ public:
             gcm_data += im == IN_NULL ? outsize : inlen;
           }
       }
-    free (oa);
-    free (ob);
-    if (im == SEPARATE)
-      {
-        free (ia);
-        free (ib);
-      }
+    free (oa_blk);
+    free (ia_blk);
+    free (ob_blk);
+    free (ib_blk);
   }
 
   void
   gettag (size_t taglen)
   {
-    note ("gettag len=" + std::to_string (taglen));
+    note_call ("gettag len=" + std::to_string (taglen));
     uint8_t ta[40], tb[40];
     memset (ta, 0x5c, sizeof ta);
     memset (tb, 0x5c, sizeof tb);
-    gcry_error_t e = same (gcry_cipher_gettag (ha, ta, taglen),
-                           sys->cipher_gettag (hb, tb, taglen), "gettag");
-    same_bytes (ta, tb, sizeof ta, "gettag");
+    gcry_error_t e = gcry_cipher_gettag (ha, ta, taglen);
+    if (solo)
+      solo_done (e, "gettag");
+    else
+      {
+        same (e, sys->cipher_gettag (hb, tb, taglen), "gettag");
+        same_bytes (ta, tb, sizeof ta, "gettag");
+      }
     if (!e)
       {
         last_tag.assign (ta, ta + (taglen < 16 ? taglen : 16));
@@ -564,13 +759,13 @@ public:
   void
   checktag (const std::vector<uint8_t> &tag, size_t taglen)
   {
-    note ("checktag len=" + std::to_string (taglen) + " "
-          + hex (tag.data (), taglen));
+    note_call ("checktag len=" + std::to_string (taglen) + " "
+               + hex (tag.data (), taglen));
     std::vector<uint8_t> ca (tag), cb (tag);
     ca.resize (taglen + 1);
     cb.resize (taglen + 1);
-    gcry_error_t e = same (gcry_cipher_checktag (ha, ca.data (), taglen),
-                           sys->cipher_checktag (hb, cb.data (), taglen),
+    gcry_error_t e = both (gcry_cipher_checktag (ha, ca.data (), taglen),
+                           sys->cipher_checktag, cb.data (), taglen,
                            "checktag");
     if (!e || gcry_err_code (e) == GPG_ERR_CHECKSUM)
       gcm_tagged = true;
@@ -581,19 +776,19 @@ public:
   gcry_error_t
   ctl (int cmd, const uint8_t *init, size_t buflen)
   {
-    note ("ctl cmd=" + std::to_string (cmd) + (init ? " buf" : " NULL")
-          + " buflen=" + std::to_string (buflen)
-          + (init ? " " + hex (init, buflen < 64 ? buflen : 64) : ""));
+    note_call ("ctl cmd=" + std::to_string (cmd) + (init ? " buf" : " NULL")
+               + " buflen=" + std::to_string (buflen)
+               + (init ? " " + hex (init, buflen < 64 ? buflen : 64) : ""));
     uint8_t ba[64], bb[64];
     if (init)
       {
         memcpy (ba, init, 64);
         memcpy (bb, init, 64);
       }
-    gcry_error_t e = same (gcry_cipher_ctl (ha, cmd, init ? ba : nullptr,
-                                            buflen),
-                           sys->cipher_ctl (hb, cmd, init ? bb : nullptr,
-                                            buflen), "ctl");
+    gcry_error_t e = gcry_cipher_ctl (ha, cmd, init ? ba : nullptr, buflen);
+    if (solo)
+      return solo_done (e, "ctl");
+    same (e, sys->cipher_ctl (hb, cmd, init ? bb : nullptr, buflen), "ctl");
     if (init)
       same_bytes (ba, bb, 64, "ctl buffer");
     return e;
@@ -696,12 +891,62 @@ get_tag (Reader &in, Run &r, size_t len)
   return t;
 }
 
-/* Not 63: libgcrypt 1.11's private counter query, which gcipher serves
- * and the system 1.10 answers GPG_ERR_INV_OP.  */
-const int ctl_cmds[] = { 0, 1, 2, GCRYCTL_GET_KEYLEN, GCRYCTL_GET_BLKLEN,
-                         GCRYCTL_TEST_ALGO, GCRYCTL_IS_SECURE, 43, 57, 58,
-                         59, 60, 61, 64, GCRYCTL_SET_SBOX, GCRYCTL_GET_TAGLEN,
-                         81, 99, -1, 1000 };
+/* The commands of ctl op 4; 63 (libgcrypt 1.11's private counter
+ * query, PRIV_CIPHERCTL_GET_COUNTER) is added when the compared library
+ * has it (the system 1.10 answers GPG_ERR_INV_OP, gcipher serves it: on
+ * gcipher alone then, probe 11).  */
+const int base_ctl_cmds[] = { 0, 1, 2, GCRYCTL_GET_KEYLEN, GCRYCTL_GET_BLKLEN,
+                              GCRYCTL_TEST_ALGO, GCRYCTL_IS_SECURE, 43, 57,
+                              58, 59, 60, 61, 64, GCRYCTL_SET_SBOX,
+                              GCRYCTL_GET_TAGLEN, 81, 99, -1, 1000 };
+
+/* Probe N (op byte 0xf0 + N, mod 13): a call the compared library must
+ * not see, on gcipher alone: NULL buffers with nonzero lengths
+ * (null-buffer in SKIPS), lengths no buffer has, and the counter query
+ * the system 1.10 lacks.  Each must answer a sensible code; those with
+ * a NULL buffer for data must fail.  */
+void
+probe (Reader &in, Run &r, unsigned int n)
+{
+  static const sysgcrypt self = sysgcrypt_gcipher ("gcipher");
+  size_t len = in.len () + 1;
+  r.begin_solo (SKIP_PROBE, n <= 6 || n == 12);
+  r.note_call ("probe " + std::to_string (n) + " len="
+               + std::to_string (len));
+  auto call = [n, len] (const sysgcrypt &t, gcry_cipher_hd_t h,
+                        uint8_t *buf) -> gcry_error_t {
+    memset (buf, 0x3c, 64);
+    switch (n)
+      {
+      case 0: return t.cipher_encrypt (h, nullptr, len, buf, len);
+      case 1: return t.cipher_decrypt (h, nullptr, len, buf, len);
+      case 2: return t.cipher_encrypt (h, nullptr, len, nullptr, 0);
+      case 3: return t.cipher_authenticate (h, nullptr, len);
+      case 4: return t.cipher_gettag (h, nullptr, len);
+      case 5: return t.cipher_checktag (h, nullptr, len);
+      case 6: return t.cipher_setkey (h, nullptr, len);
+      case 7: return t.cipher_setiv (h, nullptr, len);
+      case 8: return t.cipher_ctl (h, GCRYCTL_SET_CCM_LENGTHS, nullptr, 24);
+      case 9:
+        return t.cipher_ctl (h, GCRYCTL_SET_DECRYPTION_TAG, nullptr, len);
+      case 10: return t.cipher_ctl (h, GCRYCTL_SET_TAGLEN, nullptr, len);
+      case 11: return t.cipher_ctl (h, 63, buf, len % 40);
+      default:
+        /* An input length past the output: refused before any read.  */
+        return t.cipher_encrypt (h, buf, 64, buf, (size_t) -1 - len);
+      }
+  };
+  uint8_t ba[64], bb[64];
+  gcry_error_t ea = call (self, r.ha, ba);
+  if (r.solo)
+    {
+      r.solo_done (ea, "probe");
+      return;
+    }
+  /* Compared with gcipher's own shared library.  */
+  r.same (ea, call (*sys, r.hb, bb), "probe");
+  r.same_bytes (ba, bb, sizeof ba, "probe buffer");
+}
 
 void
 run_input (const uint8_t *data, size_t size)
@@ -717,11 +962,23 @@ run_input (const uint8_t *data, size_t size)
   r.flags = (f & 0x1f) | ((f & 0x20) ? 0x40 : 0);
   r.strip_bulk = (f & 0x80) && is_generic_mode (r.mode);
 
+  /* P: 0 all features; else k = P - 1: implementation k mod n_impls,
+   * for GCM and GCM-SIV crossed with GHASH back end
+   * (k / n_impls) mod (1 + n_ghash) - 1 (0: the implementation's own
+   * bits only), as tests/ct/ct-check.cpp crosses them.  */
   const cipher_spec *spec = _gcry_cipher_spec_from_algo (r.algo);
   unsigned int mask = ~0u;
   if (spec && p && spec->n_impls)
-    mask = spec->impls[(p - 1) % spec->n_impls].hwf;
+    {
+      unsigned int k = p - 1;
+      mask = spec->impls[k % spec->n_impls].hwf;
+      size_t g = (k / spec->n_impls) % (1 + _gcry_gcm_n_ghash_impls);
+      if (g && (r.mode == GCRY_CIPHER_MODE_GCM
+                || r.mode == GCRY_CIPHER_MODE_GCM_SIV))
+        mask |= _gcry_gcm_ghash_impls[g - 1].hwf;
+    }
   _gcry_hwf_set_test_mask (mask);
+
 
   r.note ("open algo=" + std::to_string (r.algo) + " mode="
           + std::to_string (r.mode) + " flags=" + std::to_string (r.flags)
@@ -755,9 +1012,15 @@ run_input (const uint8_t *data, size_t size)
   const size_t t = twokeys ? 2 : 1;
   const size_t good_keylens[] = { t * k1, t * 16, t * 24, t * 32, t * k1, 8 };
 
-  for (int step = 0; step < 256 && in.more (); step++)
+  for (int step = 0; step < 256 && in.more () && !r.diverged; step++)
     {
-      uint8_t op = in.u8 () % 16;
+      uint8_t opb = in.u8 ();
+      if (opb >= 0xf0)
+        {
+          probe (in, r, (opb - 0xf0) % 13);
+          continue;
+        }
+      uint8_t op = opb % 16;
       switch (op)
         {
         case 0:  /* setkey */
@@ -772,11 +1035,11 @@ run_input (const uint8_t *data, size_t size)
             key.push_back (0);
             if ((r.mode == GCRY_CIPHER_MODE_CCM
                  || r.mode == GCRY_CIPHER_MODE_EAX) && r.ccm_nonce)
-              {
-                skips[SKIP_CCM_REKEY]++;
-                return;
-              }
+              r.begin_solo (SKIP_CCM_REKEY, false);
             r.setkey (key.data (), len);
+            if ((r.mode == GCRY_CIPHER_MODE_CCM
+                 || r.mode == GCRY_CIPHER_MODE_EAX) && r.ccm_nonce)
+              return;  /* Compared with gcipher: the message goes on.  */
             break;
           }
         case 1:  /* setiv */
@@ -792,14 +1055,22 @@ run_input (const uint8_t *data, size_t size)
                                                 pattern.begin () + l + len);
             iv.push_back (0);
             bool null = (s & 2) && is_generic_mode (r.mode);
-            if (r.skip_no_key ())
-              break;
+            /* A CCM or stream-cipher nonce is only stored (CCM uses it
+             * at SET_CCM_LENGTHS, RFC 3610 2.3, which needs the key); a
+             * GCM IV's hash after a refused re-key uses the old hash
+             * key, and no tag comes of it.  */
+            r.keyless (r.mode != GCRY_CIPHER_MODE_CCM
+                       && r.mode != GCRY_CIPHER_MODE_STREAM
+                       && r.mode != GCRY_CIPHER_MODE_GCM);
+            bool ends = false;
             if (r.gcm_pending ())
               {
-                skips[SKIP_GCM_PARTIAL]++;
-                return;
+                r.begin_solo (SKIP_GCM_PARTIAL, false);
+                ends = true;
               }
             r.setiv (null ? nullptr : iv.data (), len);
+            if (ends)
+              return;
             break;
           }
         case 2:  /* setctr */
@@ -813,10 +1084,7 @@ run_input (const uint8_t *data, size_t size)
                                                 pattern.begin () + l + len);
             ctr.push_back (0);
             if (r.mode == GCRY_CIPHER_MODE_CCM)
-              {
-                skips[SKIP_CCM_SETCTR]++;  /* See ccm-setctr in SKIPS.  */
-                break;
-              }
+              r.begin_solo (SKIP_CCM_SETCTR, false);  /* ccm-setctr.  */
             r.setctr ((s & 2) ? nullptr : ctr.data (), len);
             break;
           }
@@ -824,8 +1092,9 @@ run_input (const uint8_t *data, size_t size)
           {
             size_t len = in.len ();
             std::vector<uint8_t> aad = get_data (in, r, in.u8 (), len);
-            if (r.skip_no_key ())
-              break;
+            /* GCM hashes AAD after a refused re-key (the tag is then
+             * refused): a sensible code is asked, not a refusal.  */
+            r.keyless (false);
             r.authenticate (aad, len);
             break;
           }
@@ -839,15 +1108,30 @@ run_input (const uint8_t *data, size_t size)
               len -= len % r.blklen;
             Run::InMode im = (c & 3) == 1 ? Run::IN_NULL
                              : (c & 3) == 2 ? Run::IN_EQ_OUT : Run::SEPARATE;
+            Layout lay;
+            if ((c & 3) == 3)
+              {
+                /* X: misalignment of the output (bits 0-3) and of a
+                 * separate input (4-7); Y bit 7: overlapping, the input
+                 * before the output (bit 6 clear) or after it, DELTA
+                 * bytes apart: 1..32 (Y mod 64 < 32), else 16..512 in
+                 * steps of 16.  */
+                uint8_t x = in.u8 (), y = in.u8 ();
+                lay.out_mis = x & 15;
+                lay.in_mis = x >> 4;
+                if (y & 0x80)
+                  {
+                    unsigned int v = y & 0x3f;
+                    lay.overlap = true;
+                    lay.out_first = y & 0x40;
+                    lay.delta = v < 32 ? v + 1 : (v - 31) * 16;
+                  }
+              }
             std::vector<uint8_t> d = get_data (in, r, (c >> 4) & 3, len);
-            if (r.skip_no_key ())
-              break;
+            r.keyless ();
             if (!enc && r.mode == GCRY_CIPHER_MODE_AESWRAP && r.ha->marks.iv
                 && memcmp (r.ha->iv, "\xa6\xa6\xa6\xa6\xa6\xa6\xa6\xa6", 8))
-              {
-                skips[SKIP_KW_IV]++;
-                break;
-              }
+              r.begin_solo (SKIP_KW_IV, false);
             if (!(c & 0x80))
               {
                 size_t outsize = len;
@@ -858,37 +1142,33 @@ run_input (const uint8_t *data, size_t size)
                 if (enc && r.mode == GCRY_CIPHER_MODE_AESWRAP
                     && (r.flags & GCRY_CIPHER_EXTENDED)
                     && (im == Run::IN_NULL ? outsize : len) == 0)
-                  {
-                    skips[SKIP_KWP_EMPTY]++;
-                    break;
-                  }
-                if (enc && r.mode == GCRY_CIPHER_MODE_AESWRAP
-                    && (r.flags & GCRY_CIPHER_EXTENDED) && im != Run::SEPARATE
-                    && (im == Run::IN_EQ_OUT || outsize <= 8))
-                  {
-                    skips[SKIP_KWP_INPLACE]++;
-                    break;
-                  }
-                r.crypt (enc, d.data (), len, outsize, im);
+                  r.begin_solo (SKIP_KWP_EMPTY, false);
+                else if (enc && r.mode == GCRY_CIPHER_MODE_AESWRAP
+                         && (r.flags & GCRY_CIPHER_EXTENDED)
+                         && (im == Run::IN_EQ_OUT
+                             || (im == Run::IN_NULL && outsize <= 8)))
+                  r.begin_solo (SKIP_KWP_INPLACE, false);
+                r.crypt (enc, d.data (), len, outsize, im, lay);
               }
             else
               {
                 int n = 1 + in.u8 () % 6;
                 size_t off = 0;
-                for (int i = 0; i < n; i++)
+                const bool solo = r.solo;
+                for (int i = 0; i < n && !r.diverged; i++)
                   {
                     size_t piece = i == n - 1 ? len - off : in.len ();
                     if (piece > len - off)
                       piece = len - off;
+                    if (solo)
+                      r.solo = true;
                     if (enc && r.mode == GCRY_CIPHER_MODE_AESWRAP
                         && (r.flags & GCRY_CIPHER_EXTENDED)
                         && (piece == 0 || im == Run::IN_EQ_OUT
-                            || (piece <= 8 && im != Run::SEPARATE)))
-                      {
-                        skips[piece ? SKIP_KWP_INPLACE : SKIP_KWP_EMPTY]++;
-                        continue;
-                      }
-                    r.crypt (enc, d.data () + off, piece, piece, im);
+                            || (piece <= 8 && im == Run::IN_NULL)))
+                      r.begin_solo (piece ? SKIP_KWP_INPLACE
+                                          : SKIP_KWP_EMPTY, false);
+                    r.crypt (enc, d.data () + off, piece, piece, im, lay);
                     off += piece;
                   }
               }
@@ -897,8 +1177,7 @@ run_input (const uint8_t *data, size_t size)
         case 6:  /* gettag */
           {
             size_t len = in.u8 () % 36;
-            if (r.skip_no_key ())
-              break;
+            r.keyless ();
             r.gettag (len);
             break;
           }
@@ -907,15 +1186,15 @@ run_input (const uint8_t *data, size_t size)
             uint8_t t = in.u8 ();
             size_t len = t < 0x80 ? r.last_tag.size () : t % 36;
             std::vector<uint8_t> tag = get_tag (in, r, len);
-            if (r.skip_no_key ())
-              break;
+            r.keyless ();
             r.checktag (tag, len);
             break;
           }
         case 8:  /* reset */
           if (r.gcm_pending ())
             {
-              skips[SKIP_GCM_PARTIAL]++;
+              r.begin_solo (SKIP_GCM_PARTIAL, false);
+              r.ctl (GCRYCTL_RESET, nullptr, 0);
               return;
             }
           r.ctl (GCRYCTL_RESET, nullptr, 0);
@@ -934,10 +1213,7 @@ run_input (const uint8_t *data, size_t size)
                 if ((r.mode == GCRY_CIPHER_MODE_CCM
                      || r.mode == GCRY_CIPHER_MODE_EAX)
                     && (r.flags & GCRY_CIPHER_ENABLE_SYNC))
-                  {
-                    skips[SKIP_SYNC_MAC]++;
-                    break;
-                  }
+                  r.begin_solo (SKIP_SYNC_MAC, false);
                 r.ctl (GCRYCTL_CFB_SYNC, nullptr, 0);
                 break;
               case 1:
@@ -950,14 +1226,24 @@ run_input (const uint8_t *data, size_t size)
                 /* libgcrypt's private input-vector query shows its
                  * internal IV buffer; only the generic modes define it
                  * (see ctl-62 in SKIPS).  */
-                if (is_generic_mode (r.mode))
-                  r.ctl (62, buf, 15 + b % 4);
+                if (!is_generic_mode (r.mode))
+                  r.begin_solo (SKIP_CTL_62, false);
+                r.ctl (62, buf, 15 + b % 4);
                 break;
               case 4:
                 {
-                  int cmd = ctl_cmds[b % (sizeof ctl_cmds
-                                          / sizeof ctl_cmds[0])];
+                  int cmd = ctl_cmds[b % ctl_cmds.size ()];
                   uint8_t z = in.u8 ();
+                  if (cmd == GCRYCTL_SET_SBOX && (z & 0x40))
+                    {
+                      /* See sbox-name in SKIPS: NULL, or no NUL in the
+                       * buffer (z % 20 bytes of 'A'), on gcipher alone.  */
+                      uint8_t name[64];
+                      memset (name, 'A', sizeof name);
+                      r.begin_solo (SKIP_SBOX_NAME, false);
+                      r.ctl (cmd, (z & 0x80) ? name : nullptr, z % 20);
+                      break;
+                    }
                   if (cmd == GCRYCTL_SET_SBOX)
                     {
                       /* See sbox-name in SKIPS: a terminated name.  */
@@ -1012,8 +1298,7 @@ run_input (const uint8_t *data, size_t size)
             params[1] = in.len ();
             params[2] = in.u8 () % 20;
             size_t buflen = (in.u8 () & 1) ? 16 : 24;
-            if (r.skip_no_key ())
-              break;
+            r.keyless (false);
             r.ctl (GCRYCTL_SET_CCM_LENGTHS,
                    reinterpret_cast<const uint8_t *> (params), buflen);
             break;
@@ -1040,23 +1325,51 @@ run_input (const uint8_t *data, size_t size)
 extern "C" int
 LLVMFuzzerInitialize (int *, char ***)
 {
+  /* The compared library: GCIPHER_FUZZ_LIBGCRYPT names a
+   * libgcrypt.so.20 (e.g. libgcrypt master beside its own libgpg-error,
+   * ../shared/peers/x86_64/, or gcipher's own shared library,
+   * src/.libs/libgcrypt.so.20); default the system one.  */
+  const char *lib = getenv ("GCIPHER_FUZZ_LIBGCRYPT");
+  sysgcrypt_set_path (lib);
   sys = sysgcrypt_load ();
   if (!sys)
     {
-      fprintf (stderr, "cipher-diff: system libgcrypt unavailable: %s\n",
+      fprintf (stderr, "cipher-diff: compared libgcrypt unavailable: %s\n",
                sysgcrypt_error ());
       exit (77);
     }
+  peer_is_gcipher = strstr (sys->version, "gcipher") != nullptr;
   gcry_check_version (nullptr);
   gcry_set_log_handler (quiet_log, nullptr);
   typedef void (*set_log_fn) (gcry_handler_log_t, void *);
   if (void *p = dlvsym (sys->dl, "gcry_set_log_handler", "GCRYPT_1.6"))
     reinterpret_cast<set_log_fn> (p) (quiet_log, nullptr);
   /* Only what both libraries know: gcipher's libgcrypt 1.11 algorithms
-   * (ARIA) have nothing to be compared with in the system 1.10.  */
+   * (ARIA) have nothing to be compared with in the system 1.10, but are
+   * fuzzed against libgcrypt master.  */
   for (int i = 0; const cipher_spec *s = _gcry_cipher_spec_nth (i); i++)
     if (strcmp (sys->cipher_algo_name (s->algo), "?") != 0)
       algos.push_back (s->algo);
+  /* The private counter query (63): compared where the peer has it.  */
+  ctl_cmds.assign (base_ctl_cmds, base_ctl_cmds + sizeof base_ctl_cmds
+                                                  / sizeof base_ctl_cmds[0]);
+  {
+    gcry_cipher_hd_t h;
+    unsigned char ctr[16];
+    if (!sys->cipher_open (&h, GCRY_CIPHER_AES, GCRY_CIPHER_MODE_CTR, 0))
+      {
+        peer_has_ctl63 = !sys->cipher_ctl (h, 63, ctr, sizeof ctr);
+        sys->cipher_close (h);
+      }
+    if (peer_has_ctl63)
+      ctl_cmds.push_back (63);
+  }
+  /* make-corpus asks how many algorithm indices there are.  */
+  if (const char *c = getenv ("GCIPHER_FUZZ_COUNT_ALGOS"); c && *c == '1')
+    {
+      printf ("%zu\n", algos.size ());
+      exit (0);
+    }
   pattern.resize (32768 + 256 * 13 + 64);
   for (size_t i = 0; i < pattern.size (); i++)
     pattern[i] = (uint8_t) (i * 31 + (i >> 8) + 7);
@@ -1065,7 +1378,8 @@ LLVMFuzzerInitialize (int *, char ***)
   fprintf (stderr, "cipher-diff: gcipher algorithms:");
   for (int a : algos)
     fprintf (stderr, " %s", gcry_cipher_algo_name (a));
-  fprintf (stderr, "; system libgcrypt %s\n", sys->version);
+  fprintf (stderr, "; compared with %s %s%s\n", sys->path, sys->version,
+           peer_has_ctl63 ? " (has ctl 63)" : "");
   atexit (print_stats);
   return 0;
 }

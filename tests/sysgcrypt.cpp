@@ -17,6 +17,7 @@ namespace {
 sysgcrypt sys_table;
 const sysgcrypt *sys_loaded;
 char sys_why[512];
+const char *sys_path;      /* sysgcrypt_set_path, or NULL: the default.  */
 pthread_once_t sys_once = PTHREAD_ONCE_INIT;
 /* sysgcrypt_disable_hwf's queue and the names the library refused.  */
 const char *sys_hwf_queue[16];
@@ -34,7 +35,7 @@ lookup (void *dl, const char *name, F *slot)
   if (!p)
     {
       snprintf (sys_why, sizeof sys_why, "%s@GCRYPT_1.6 not found in %s",
-                name, SYSTEM_LIBGCRYPT);
+                name, sys_path ? sys_path : SYSTEM_LIBGCRYPT);
       return false;
     }
   *slot = reinterpret_cast<F> (p);
@@ -44,7 +45,7 @@ lookup (void *dl, const char *name, F *slot)
 void
 load_once ()
 {
-  const char *path = SYSTEM_LIBGCRYPT;
+  const char *path = sys_path ? sys_path : SYSTEM_LIBGCRYPT;
   if (!*path)
     {
       snprintf (sys_why, sizeof sys_why,
@@ -119,6 +120,15 @@ const char *
 sysgcrypt_error (void)
 {
   return sys_why;
+}
+
+int
+sysgcrypt_set_path (const char *path)
+{
+  if (__atomic_load_n (&sys_load_started, __ATOMIC_SEQ_CST))
+    return -1;
+  sys_path = path && *path ? path : nullptr;
+  return 0;
 }
 
 int

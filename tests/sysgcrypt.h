@@ -87,6 +87,12 @@ struct sysgcrypt
 const struct sysgcrypt *sysgcrypt_load (void);
 /* Why the last sysgcrypt_load failed ("" if it did not).  */
 const char *sysgcrypt_error (void);
+/* Load PATH (e.g. libgcrypt master's libgcrypt.so.20, which finds its
+ * own libgpg-error through its RUNPATH) instead of SYSTEM_LIBGCRYPT;
+ * NULL or "" restores the default.  Call before the first
+ * sysgcrypt_load; returns 0, or -1 if the library is already loaded.
+ * The string must stay valid.  */
+int sysgcrypt_set_path (const char *path);
 /* Queue NAME for gcry_control (GCRYCTL_DISABLE_HWF, NAME, NULL) on the
  * system library, which sysgcrypt_load issues before it initialises the
  * library (the option has no effect later).  Call before the first

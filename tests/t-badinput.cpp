@@ -1214,3 +1214,30 @@ TEST_F (BadInput, NullHandleEveryFunction)
 }
 
 }  // namespace
+
+/* GCM after a refused re-key and no IV: no tag (found by the
+ * differential fuzzer's keyless calls: gettag returned the tag of the
+ * empty message under the dropped key's hash key).  With an IV this was
+ * already refused.  */
+TEST_F (BadInput, FuzzGcmNoTagAfterRefusedRekey)
+{
+  const uint8_t k[32] = { 7, 6, 5, 4, 3, 2, 1 };
+  const uint8_t iv[12] = { 1 };
+  for (bool with_iv : { false, true })
+    {
+      gcry_cipher_hd_t h;
+      ASSERT_EQ (0u, gcry_cipher_open (&h, GCRY_CIPHER_AES,
+                                       GCRY_CIPHER_MODE_GCM, 0));
+      ASSERT_EQ (0u, gcry_cipher_setkey (h, k, 16));
+      EXPECT_EQ (GPG_ERR_INV_KEYLEN,
+                 gcry_err_code (gcry_cipher_setkey (h, k, 24 + 1)));
+      if (with_iv)
+        EXPECT_NE (0u, gcry_cipher_setiv (h, iv, sizeof iv));
+      uint8_t tag[16];
+      EXPECT_EQ (GPG_ERR_MISSING_KEY,
+                 gcry_err_code (gcry_cipher_gettag (h, tag, sizeof tag)));
+      EXPECT_EQ (GPG_ERR_MISSING_KEY,
+                 gcry_err_code (gcry_cipher_checktag (h, tag, sizeof tag)));
+      gcry_cipher_close (h);
+    }
+}

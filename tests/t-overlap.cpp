@@ -383,3 +383,36 @@ TEST (Overlap, LibgcryptCount)
 }
 
 } // namespace
+
+/* A call the mode refuses leaves partly overlapping output as separate
+ * buffers would: untouched for a decryption (found by the differential
+ * fuzzer: an ECB decryption of 300 bytes, the output 6 bytes after the
+ * input, moved the input into the output before GPG_ERR_INV_LENGTH).  */
+TEST (Overlap, FuzzRefusedCallLeavesOutput)
+{
+  const uint8_t k[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+  for (int mode : { GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_CBC })
+    for (size_t delta : { 1, 6, 16, 40 })
+      {
+        gcry_cipher_hd_t h;
+        ASSERT_EQ (0u, gcry_cipher_open (&h, GCRY_CIPHER_AES, mode, 0));
+        ASSERT_EQ (0u, gcry_cipher_setkey (h, k, sizeof k));
+        std::vector<uint8_t> blk (300 + delta);
+        for (size_t i = 0; i < blk.size (); i++)
+          blk[i] = (uint8_t) (i * 7 + 3);
+        const std::vector<uint8_t> before (blk);
+        /* Output after the input, then before it; 300 is no multiple
+         * of the block length.  */
+        EXPECT_EQ (GPG_ERR_INV_LENGTH,
+                   gcry_err_code (gcry_cipher_decrypt (h, blk.data () + delta,
+                                                       300, blk.data (),
+                                                       300)));
+        EXPECT_EQ (before, blk) << "mode " << mode << " delta " << delta;
+        EXPECT_EQ (GPG_ERR_INV_LENGTH,
+                   gcry_err_code (gcry_cipher_decrypt (h, blk.data (), 300,
+                                                       blk.data () + delta,
+                                                       300)));
+        EXPECT_EQ (before, blk) << "mode " << mode << " delta " << delta;
+        gcry_cipher_close (h);
+      }
+}
