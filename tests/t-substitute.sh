@@ -14,8 +14,10 @@
 #      substitute (when built), whose memory, random and error calls are
 #      the system libgcrypt's;
 # and the gcipher runs must really have loaded gcipher (the dynamic
-# loader's trace and gcry_check_version's "-gcipher" suffix say so) and,
-# with GCIPHER_TRACE=1, traced the AES handles as opened by gcipher.
+# loader's trace says so, and the cipher-only library's
+# gcry_check_version suffix "-gcipher"; the full one returns the system
+# libgcrypt's string) and, with GCIPHER_TRACE=1, traced the AES handles
+# as opened by gcipher.
 #
 # Exit 77 (skip) when there is no C compiler, no system gcrypt.h or no
 # linkable system libgcrypt.
@@ -203,7 +205,11 @@ for libdir in "$libdir" "$top_builddir/src/full/.libs"; do
 
   out2=$(LD_LIBRARY_PATH="$libdir" GCIPHER_TRACE=1 "$tmp/prog" 2>&1); rc2=$?
   echo "--- gcipher ($libdir):"; echo "$out2"
-  case "$out2" in
+  # The cipher-only library names gcipher; the full one passes the
+  # system libgcrypt's version string on unchanged.
+  case "$libdir:$out2" in
+    */full/.libs:*) echo "$out2" | grep -qxF "$(echo "$out1" | grep '^version=')" ||
+                      fail "the full substitute's version differs from the system's" ;;
     *"version=1.10."*"-gcipher"*) ;;
     *) fail "the run in $libdir did not report gcipher's version" ;;
   esac
