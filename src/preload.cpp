@@ -514,15 +514,7 @@ gcry_cipher_setkey (gcry_cipher_hd_t h, const void *key, size_t keylen)
       return err;
     }
   gcry_err_code_t ec = _gcry_cipher_setkey (h, key, keylen);
-  if (h && _gcry_trace_on ())
-    {
-      const char *path = h->impl_name ? h->impl_name : "none";
-      if (ec)
-        _gcry_trace ("gcipher: setkey hd=%p path=%s err=%d",
-               static_cast<void *> (h), path, (int) ec);
-      else
-        _gcry_trace ("gcipher: setkey hd=%p path=%s", static_cast<void *> (h), path);
-    }
+  _gcry_trace_setkey (h, ec);
   return gcry_error_user1 (ec);
 }
 

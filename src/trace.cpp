@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "g10lib.h"
+#include "../cipher/cipher-internal.h"
 
 namespace {
 
@@ -67,6 +68,19 @@ _gcry_trace (const char *fmt, ...)
   do
     w = write (trace_fd, line, (size_t) n);
   while (w < 0 && errno == EINTR);
+}
+
+void
+_gcry_trace_setkey (gcry_cipher_hd_t h, gcry_err_code_t ec)
+{
+  if (!h || !_gcry_trace_on ())
+    return;
+  const char *path = h->impl_name ? h->impl_name : "none";
+  if (ec)
+    _gcry_trace ("gcipher: setkey hd=%p path=%s err=%d",
+                 static_cast<void *> (h), path, (int) ec);
+  else
+    _gcry_trace ("gcipher: setkey hd=%p path=%s", static_cast<void *> (h), path);
 }
 
 const char *

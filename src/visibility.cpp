@@ -112,16 +112,7 @@ GCIPHER_EXPORT gcry_error_t
 gcry_cipher_setkey (gcry_cipher_hd_t hd, const void *key, size_t keylen)
 {
   gcry_err_code_t ec = _gcry_cipher_setkey (hd, key, keylen);
-  if (hd && _gcry_trace_on ())
-    {
-      const char *path = hd->impl_name ? hd->impl_name : "none";
-      if (ec)
-        _gcry_trace ("gcipher: setkey hd=%p path=%s err=%d",
-                     static_cast<void *> (hd), path, (int) ec);
-      else
-        _gcry_trace ("gcipher: setkey hd=%p path=%s",
-                     static_cast<void *> (hd), path);
-    }
+  _gcry_trace_setkey (hd, ec);
   return err_user1 (ec);
 }
 
