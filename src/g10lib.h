@@ -98,6 +98,16 @@ enum hwf_x86_extra_bits : unsigned int
   };
 unsigned int _gcry_hwf_x86_extra (void) GCIPHER_INTERNAL;
 
+/* ---- GCIPHER_TRACE (trace.cpp) ------------------------------------ */
+bool _gcry_trace_on (void) GCIPHER_INTERNAL;     /* Reads it once.  */
+void _gcry_trace (const char *fmt, ...) GCIPHER_INTERNAL
+  __attribute__ ((format (printf, 1, 2)));       /* One line, one write. */
+const char *_gcry_trace_mode_name (int mode, char *buf, size_t buflen)
+  GCIPHER_INTERNAL;
+/* "setkey hd=... path=<impl>[ err=<code>]" for a gcipher handle.  */
+void _gcry_trace_setkey (gcry_cipher_hd_t h, gcry_err_code_t ec)
+  GCIPHER_INTERNAL;
+
 /* ---- Memory (secmem.cpp) ------------------------------------------ */
 void *_gcry_malloc (size_t n) GCIPHER_INTERNAL;
 void *_gcry_malloc_secure (size_t n) GCIPHER_INTERNAL;

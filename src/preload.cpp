@@ -27,10 +27,8 @@
  *                        gets libgcrypt's "unknown" answers
  *                        (GPG_ERR_CIPHER_ALGO for an algorithm,
  *                        GPG_ERR_INV_CIPHER_MODE for a mode, "?", 0).
- *   GCIPHER_TRACE=1      trace lines to stderr;
- *   GCIPHER_TRACE=/file  trace lines appended to that file (O_APPEND, one
- *                        write(2) per line, so several processes may
- *                        share the file).  Unset, empty or "0": no trace.
+ *   GCIPHER_TRACE=1|/file  trace lines to stderr or appended to the file
+ *                        (src/trace.cpp; the substitutes trace too).
  *   GCIPHER_DISABLE_HWF  gcipher's hwf disable list (src/hwfeatures.cpp;
  *                        gcry_control goes to the real libgcrypt here).
  *   GCIPHER_FORWARD=NAME[,NAME...]
@@ -144,7 +142,6 @@ pthread_once_t init_once = PTHREAD_ONCE_INIT;
 real_api real;                 /* All NULL in strict mode.  */
 const char *(*real_algo_name_for_trace) (int);
 int strict_mode;
-int trace_fd = -1;
 /* GCIPHER_FORWARD's algorithm ids (0-terminated).  */
 constexpr int MAX_FORWARD = 32;
 int forward_algos[MAX_FORWARD + 1];
@@ -181,15 +178,6 @@ preload_init (void)
       f = end ? end + 1 : nullptr;
     }
 
-  const char *t = getenv ("GCIPHER_TRACE");
-  if (t && *t && strcmp (t, "0") != 0)
-    {
-      if (!strcmp (t, "1"))
-        trace_fd = STDERR_FILENO;
-      else
-        trace_fd = open (t, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    }
-
   real_api r{};
   resolve (r.open, "gcry_cipher_open");
   resolve (r.close, "gcry_cipher_close");
@@ -221,43 +209,10 @@ init (void)
   pthread_once (&init_once, preload_init);
 }
 
-/* Write one trace line (printf format, newline added) with one write.  */
-__attribute__ ((format (printf, 1, 2))) void
-trace (const char *fmt, ...)
-{
-  char line[256];
-  va_list ap;
-  va_start (ap, fmt);
-  int n = vsnprintf (line, sizeof line - 1, fmt, ap);
-  va_end (ap);
-  if (n < 0)
-    return;
-  if ((size_t) n > sizeof line - 2)
-    n = sizeof line - 2;
-  line[n++] = '\n';
-  ssize_t w;
-  do
-    w = write (trace_fd, line, (size_t) n);
-  while (w < 0 && errno == EINTR);
-}
-
 inline gcry_error_t
 wrap (gcry_err_code_t ec)
 {
   return gcry_error_gcrypt (ec);
-}
-
-const char *
-mode_name (int mode, char *buf, size_t buflen)
-{
-  static const char *const names[] = {
-    "NONE", "ECB", "CFB", "CBC", "STREAM", "OFB", "CTR", "AESWRAP", "CCM",
-    "GCM", "POLY1305", "OCB", "CFB8", "XTS", "EAX", "SIV", "GCM-SIV"
-  };
-  if (mode >= 0 && (size_t) mode < sizeof names / sizeof names[0])
-    return names[mode];
-  snprintf (buf, buflen, "%d", mode);
-  return buf;
 }
 
 /* Name of ALGO for the trace: gcipher's, else the real library's, else
@@ -349,10 +304,10 @@ gcry_cipher_open (gcry_cipher_hd_t *handle, int algo, int mode,
       if (!ec)
         {
           *handle = h;
-          if (trace_fd >= 0)
-            trace ("gcipher: open hd=%p algo=%s mode=%s -> gcipher",
+          if (_gcry_trace_on ())
+            _gcry_trace ("gcipher: open hd=%p algo=%s mode=%s -> gcipher",
                    static_cast<void *> (h), trace_algo_name (algo, ab, sizeof ab),
-                   mode_name (mode, mb, sizeof mb));
+                   _gcry_trace_mode_name (mode, mb, sizeof mb));
           return 0;
         }
     }
@@ -389,27 +344,27 @@ gcry_cipher_open (gcry_cipher_hd_t *handle, int algo, int mode,
       if (err)
         {
           free (p);
-          if (trace_fd >= 0)
-            trace ("gcipher: open hd=(nil) algo=%s mode=%s -> rejected err=%d",
+          if (_gcry_trace_on ())
+            _gcry_trace ("gcipher: open hd=(nil) algo=%s mode=%s -> rejected err=%d",
                    trace_algo_name (algo, ab, sizeof ab),
-                   mode_name (mode, mb, sizeof mb), (int) gpg_err_code (err));
+                   _gcry_trace_mode_name (mode, mb, sizeof mb), (int) gpg_err_code (err));
           return err;   /* Already a libgcrypt error value.  */
         }
       p->magic = PRELOAD_MAGIC;
       p->real = rh;
       p->mode = mode;
       *handle = reinterpret_cast<gcry_cipher_hd_t> (p);
-      if (trace_fd >= 0)
-        trace ("gcipher: open hd=%p algo=%s mode=%s -> forwarded",
+      if (_gcry_trace_on ())
+        _gcry_trace ("gcipher: open hd=%p algo=%s mode=%s -> forwarded",
                static_cast<void *> (p), trace_algo_name (algo, ab, sizeof ab),
-               mode_name (mode, mb, sizeof mb));
+               _gcry_trace_mode_name (mode, mb, sizeof mb));
       return 0;
     }
 
-  if (trace_fd >= 0)
-    trace ("gcipher: open hd=(nil) algo=%s mode=%s -> rejected err=%d",
+  if (_gcry_trace_on ())
+    _gcry_trace ("gcipher: open hd=(nil) algo=%s mode=%s -> rejected err=%d",
            trace_algo_name (algo, ab, sizeof ab),
-           mode_name (mode, mb, sizeof mb), (int) ec);
+           _gcry_trace_mode_name (mode, mb, sizeof mb), (int) ec);
   return wrap (ec);
 }
 
@@ -547,27 +502,19 @@ gcry_cipher_setkey (gcry_cipher_hd_t h, const void *key, size_t keylen)
         return gcry_error_user1 (GPG_ERR_INV_ARG);
       gcry_error_t err = real.setkey ? real.setkey (p->real, key, keylen)
                                      : no_real ();
-      if (trace_fd >= 0)
+      if (_gcry_trace_on ())
         {
           if (err)
-            trace ("gcipher: setkey hd=%p path=forwarded err=%d",
+            _gcry_trace ("gcipher: setkey hd=%p path=forwarded err=%d",
                    static_cast<void *> (h), (int) gpg_err_code (err));
           else
-            trace ("gcipher: setkey hd=%p path=forwarded",
+            _gcry_trace ("gcipher: setkey hd=%p path=forwarded",
                    static_cast<void *> (h));
         }
       return err;
     }
   gcry_err_code_t ec = _gcry_cipher_setkey (h, key, keylen);
-  if (trace_fd >= 0 && h)
-    {
-      const char *path = h->impl_name ? h->impl_name : "none";
-      if (ec)
-        trace ("gcipher: setkey hd=%p path=%s err=%d",
-               static_cast<void *> (h), path, (int) ec);
-      else
-        trace ("gcipher: setkey hd=%p path=%s", static_cast<void *> (h), path);
-    }
+  _gcry_trace_setkey (h, ec);
   return gcry_error_user1 (ec);
 }
 

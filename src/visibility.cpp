@@ -7,9 +7,14 @@
  * system library: GPG_ERR_SOURCE_GCRYPT for most, but
  * GPG_ERR_SOURCE_USER_1 (libgcrypt's GCRY_ERR_SOURCE_DEFAULT) for
  * setkey, setiv and setctr.  A 0 code stays 0.  No logic beyond that.
- * The core calls (gcry_control, memory, ...) are in visibility-core.cpp.
+ * The core calls (gcry_control, memory, ...) are in visibility-core.cpp
+ * (cipher-only substitute) or visibility-full.cpp (full substitute).
+ * With GCIPHER_TRACE (src/trace.cpp) open and setkey write the
+ * interposer's trace lines ("-> gcipher", "-> rejected", "path=").
  */
 #include <config.h>
+
+#include <stdio.h>
 
 #include "g10lib.h"
 #include "../cipher/cipher-internal.h"
@@ -25,7 +30,26 @@ GCIPHER_EXPORT gcry_error_t
 gcry_cipher_open (gcry_cipher_hd_t *handle, int algo, int mode,
                   unsigned int flags)
 {
-  return err_gcrypt (_gcry_cipher_open (handle, algo, mode, flags));
+  gcry_err_code_t ec = _gcry_cipher_open (handle, algo, mode, flags);
+  if (_gcry_trace_on ())
+    {
+      char ab[16], mb[16];
+      const char *an = _gcry_cipher_spec_from_algo (algo)
+                       ? _gcry_cipher_algo_name (algo) : nullptr;
+      if (!an)
+        {
+          snprintf (ab, sizeof ab, "%d", algo);
+          an = ab;
+        }
+      if (ec)
+        _gcry_trace ("gcipher: open hd=(nil) algo=%s mode=%s -> rejected err=%d",
+                     an, _gcry_trace_mode_name (mode, mb, sizeof mb), (int) ec);
+      else
+        _gcry_trace ("gcipher: open hd=%p algo=%s mode=%s -> gcipher",
+                     static_cast<void *> (*handle), an,
+                     _gcry_trace_mode_name (mode, mb, sizeof mb));
+    }
+  return err_gcrypt (ec);
 }
 
 GCIPHER_EXPORT void
@@ -87,7 +111,9 @@ gcry_cipher_decrypt (gcry_cipher_hd_t h, void *out, size_t outsize,
 GCIPHER_EXPORT gcry_error_t
 gcry_cipher_setkey (gcry_cipher_hd_t hd, const void *key, size_t keylen)
 {
-  return err_user1 (_gcry_cipher_setkey (hd, key, keylen));
+  gcry_err_code_t ec = _gcry_cipher_setkey (hd, key, keylen);
+  _gcry_trace_setkey (hd, ec);
+  return err_user1 (ec);
 }
 
 GCIPHER_EXPORT gcry_error_t

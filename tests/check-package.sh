@@ -19,7 +19,10 @@
 #   gpg       gpg --symmetric --cipher-algo AES256 with the unpacked
 #             interposer preloaded (GCIPHER_TRACE=1), decrypted preloaded
 #             and by a stock gpg, equal to the input; the trace must show
-#             the AES256 handles opened and keyed by gcipher.
+#             the AES256 handles opened and keyed by gcipher;
+#   full substitute  gpg with LD_LIBRARY_PATH on the unpacked full
+#             libgcrypt.so.20: encrypts (trace: AES256 -> gcipher), a
+#             stock gpg decrypts.
 # The package is unpacked with dpkg -x into a throw-away root under
 # package-check/, never installed on this machine.
 # Environment: top_srcdir, top_builddir (set by make);
@@ -107,6 +110,7 @@ bad=$(cd "$root" && find . ! -type d | sed 's|^\.||' | grep -v \
         -e '^/usr/share/man/man1/gcipher-libgcrypt-config\.1\.gz$')
 missing=
 for f in "$gl/libgcrypt.so.20" "$gl/libgcipher-preload.so" \
+         "$gl/cipher-only/libgcrypt.so.20" "$gl/bin/gcipher-system" \
          /usr/include/gcipher/gcrypt.h "$gl/pkgconfig/libgcrypt.pc" \
          "$gl/bin/libgcrypt-config" /usr/share/gcipher/aclocal/libgcrypt.m4 \
          /usr/share/doc/gcipher/copyright /usr/share/doc/gcipher/gcipher.md.gz \
@@ -135,7 +139,8 @@ trap 'exit 1' HUP INT TERM
 
 # ---- pkgconfig -----------------------------------------------------------
 # The unpacked .pc names /usr/...; PKG_CONFIG_SYSROOT_DIR moves its -I and
-# -L into the root.  The run path stays /usr/lib/.../gcipher (not
+# -L into the root (the cipher-only library: gcipher's header declares the
+# cipher API and the core calls only).  The run path stays /usr/lib/.../gcipher (not
 # installed here), so the program runs with LD_LIBRARY_PATH, linked with
 # --enable-new-dtags so that it wins over the run path.
 cat >"$tmp/prog.c" <<'EOF'
@@ -148,7 +153,7 @@ flags=$(PKG_CONFIG_SYSROOT_DIR=$root PKG_CONFIG_PATH=$root$gl/pkgconfig \
 # shellcheck disable=SC2086
 if cc -o "$tmp/prog" "$tmp/prog.c" -Wl,--enable-new-dtags $flags \
      >"$work/cc.log" 2>&1 &&
-   out=$(LD_LIBRARY_PATH=$root$gl "$tmp/prog") &&
+   out=$(LD_LIBRARY_PATH=$root$gl/cipher-only "$tmp/prog") &&
    case $out in *-gcipher*) true ;; *) false ;; esac; then
   pass "pkgconfig (cc \$(pkg-config --cflags --libs libgcrypt) -> $out)"
 else
@@ -195,5 +200,34 @@ else
     cat "$tmp/enc.trace" "$tmp/dec.trace" | sed 's/^/  /'
     fail "gpg: trace$bad"
   fi
+fi
+
+# ---- gpg on the unpacked full substitute ---------------------------------
+# Its private link (system-libgcrypt/libgcrypt-system.so.20) is relative,
+# ../../libgcrypt.so.20: the root gets the system libgcrypt there, as the
+# package's libgcrypt20 dependency provides it on a real system.  gpg
+# runs on the full substitute (the agent started above stays stock).
+link=$root$gl/system-libgcrypt/libgcrypt-system.so.20
+sys=$(readlink -f /usr/lib/$multiarch/libgcrypt.so.20)
+if [ -L "$link" ] && ln -sf "$sys" "$root/usr/lib/$multiarch/libgcrypt.so.20" &&
+   [ -e "$link" ]; then
+  v=$(LD_LIBRARY_PATH=$root$gl gpg --homedir "$h" --version 2>&1 |
+        sed -n 's/^libgcrypt //p')
+  # shellcheck disable=SC2086
+  if LD_LIBRARY_PATH=$root$gl GCIPHER_TRACE=1 gpg $gpg_opts \
+       --symmetric --cipher-algo AES256 -o "$tmp/full.gpg" "$tmp/plain" \
+       2>"$tmp/full.trace" &&
+     gpg $gpg_opts --decrypt -o "$tmp/full-dec" "$tmp/full.gpg" 2>/dev/null &&
+     cmp -s "$tmp/plain" "$tmp/full-dec" &&
+     grep -q 'algo=AES256 mode=CFB -> gcipher' "$tmp/full.trace" &&
+     [ -n "$v" ]; then
+    pass "full substitute (gpg reports libgcrypt $v; AES256 CFB -> gcipher," \
+         "stock gpg decrypts)"
+  else
+    sed 's/^/  /' "$tmp/full.trace"
+    fail "full substitute: gpg (libgcrypt '$v') round trip or trace"
+  fi
+else
+  fail "full substitute: no private link $gl/system-libgcrypt/libgcrypt-system.so.20"
 fi
 finish

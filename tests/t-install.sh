@@ -118,17 +118,30 @@ if ! "$MAKE_PROG" -C "$top_builddir/src" install-strip prefix="$p" \
   fatal "make install-strip prefix=$p failed"
 fi
 gl=$p/lib/gcipher
-for f in "$gl/libgcrypt.so.20" "$gl/libgcipher-preload.so" \
+gcl=$gl/cipher-only   # what a program built against gcipher links
+for f in "$gcl/libgcrypt.so.20" "$gl/libgcipher-preload.so" \
          "$p/include/gcipher/gcrypt.h" "$gl/pkgconfig/libgcrypt.pc" \
          "$gl/bin/libgcrypt-config" "$p/share/gcipher/aclocal/libgcrypt.m4"; do
   [ -f "$f" ] || fail "not installed: ${f#"$tmp"/}"
 done
 [ -x "$gl/bin/libgcrypt-config" ] || fail "libgcrypt-config not executable"
+# The full substitute (when built): the library, its private link to the
+# system libgcrypt (a symbolic link, so not a file installed outside), the
+# switch script.
+full_note=
+if [ -f "$top_builddir/src/full/.libs/libgcrypt.so.20" ]; then
+  [ -f "$gl/libgcrypt.so.20" ] || fail "not installed: the full substitute"
+  [ -x "$gl/bin/gcipher-system" ] || fail "not installed: bin/gcipher-system"
+  [ -L "$gl/system-libgcrypt/libgcrypt-system.so.20" ] &&
+    [ -e "$gl/system-libgcrypt/libgcrypt-system.so.20" ] ||
+    fail "no working link system-libgcrypt/libgcrypt-system.so.20"
+  full_note=", full substitute with its system-libgcrypt link"
+fi
 # Nothing outside the private directories.
 stray=$(cd "$p" && find . -type f | grep -v -e '^\./lib/gcipher/' \
           -e '^\./include/gcipher/' -e '^\./share/gcipher/')
 [ -z "$stray" ] || fail "installed outside the private directories: $stray"
-for so in "$gl/libgcrypt.so.20" "$gl/libgcipher-preload.so"; do
+for so in "$gcl/libgcrypt.so.20" "$gl/libgcipher-preload.so"; do
   if readelf -S "$so" 2>/dev/null | grep -q -e '\.debug_' -e '\.symtab'; then
     fail "install-strip left debug sections or a symbol table in $(basename "$so")"
   fi
@@ -144,13 +157,13 @@ pkg-config --atleast-version 1.10 libgcrypt ||
   fail "pkg-config --atleast-version 1.10 libgcrypt fails"
 flags=$(pkg-config --cflags --libs libgcrypt) || fail "pkg-config --cflags --libs"
 case " $flags " in
-  *" -I$p/include/gcipher "*"-L$gl -Wl,-rpath,$gl -lgcrypt "*) ;;
+  *" -I$p/include/gcipher "*"-L$gcl -Wl,-rpath,$gcl -lgcrypt "*) ;;
   *) fail "pkg-config flags: $flags" ;;
 esac
 # shellcheck disable=SC2086  # the flags are words
 if "$CC_PROG" -o "$tmp/prog-pc" "$tmp/prog.c" $flags >"$tmp/cc.log" 2>&1; then
   check_run "pkg-config build, no LD_LIBRARY_PATH" "$tmp/prog-pc" \
-    "$gl/libgcrypt.so.20"
+    "$gcl/libgcrypt.so.20"
 else
   sed 's/^/  /' "$tmp/cc.log"; fail "cc with pkg-config flags failed"
 fi
@@ -167,8 +180,8 @@ expect --exec-prefix "$p"
 expect --version "$want_version"
 expect --api-version 1
 expect --cflags "-I$p/include/gcipher"
-expect --libs "-L$gl -Wl,-rpath,$gl -lgcrypt"
-expect --variable=libdir "$gl"
+expect --libs "-L$gcl -Wl,-rpath,$gcl -lgcrypt"
+expect --variable=libdir "$gcl"
 expect --variable=api_version 1
 expect --variable=no_such_variable ""
 host=$("$cfg" --host)
@@ -179,7 +192,7 @@ host=$("$cfg" --host)
 1" ] || fail "libgcrypt-config --version --api-version: not one answer per line"
 # libgcrypt's order, whatever the order asked; --variable ends the answers.
 [ "$("$cfg" --libs --cflags)" = "-I$p/include/gcipher
--L$gl -Wl,-rpath,$gl -lgcrypt" ] || fail "libgcrypt-config --libs --cflags: not in libgcrypt's order"
+-L$gcl -Wl,-rpath,$gcl -lgcrypt" ] || fail "libgcrypt-config --libs --cflags: not in libgcrypt's order"
 [ "$("$cfg" --prefix --variable=api_version --version)" = 1 ] ||
   fail "libgcrypt-config --variable=NAME does not end the answers"
 "$cfg" --no-such-option >/dev/null 2>&1 && fail "unknown option accepted"
@@ -187,7 +200,7 @@ host=$("$cfg" --host)
 # shellcheck disable=SC2046
 if "$CC_PROG" -o "$tmp/prog-cfg" "$tmp/prog.c" $("$cfg" --cflags) \
      $("$cfg" --libs) >"$tmp/cc.log" 2>&1; then
-  check_run "libgcrypt-config build" "$tmp/prog-cfg" "$gl/libgcrypt.so.20"
+  check_run "libgcrypt-config build" "$tmp/prog-cfg" "$gcl/libgcrypt.so.20"
 else
   sed 's/^/  /' "$tmp/cc.log"; fail "cc with libgcrypt-config flags failed"
 fi
@@ -221,7 +234,7 @@ EOF
     r=$(ac_run WANT=1:1.10.0 ./configure --with-libgcrypt-prefix="$gl")
     [ "$r" = "found=yes
 cflags=-I$p/include/gcipher
-libs=-L$gl -Wl,-rpath,$gl -lgcrypt" ] ||
+libs=-L$gcl -Wl,-rpath,$gcl -lgcrypt" ] ||
       { fail "AM_PATH_LIBGCRYPT --with-libgcrypt-prefix: $r"; cat "$tmp/ac-run.log"; }
     r=$(ac_run WANT=1.10 LIBGCRYPT_CONFIG="$cfg" ./configure)
     case $r in "found=yes"*) ;; *) fail "AM_PATH_LIBGCRYPT LIBGCRYPT_CONFIG, 1.10: $r" ;; esac
@@ -254,8 +267,8 @@ else
   # shellcheck disable=SC2086
   if "$CC_PROG" -o "$tmp/prog-d" "$tmp/prog.c" -Wl,--enable-new-dtags \
        $flags >"$tmp/cc.log" 2>&1; then
-    check_run "DESTDIR build (sysroot)" "$tmp/prog-d" "$sgl/libgcrypt.so.20" \
-      LD_LIBRARY_PATH="$sgl"
+    check_run "DESTDIR build (sysroot)" "$tmp/prog-d" "$sgl/cipher-only/libgcrypt.so.20" \
+      LD_LIBRARY_PATH="$sgl/cipher-only"
   else
     sed 's/^/  /' "$tmp/cc.log"; fail "cc with sysroot pkg-config flags ($flags) failed"
   fi
@@ -272,7 +285,7 @@ if [ "$fails" -ne 0 ]; then
   echo "$me: $fails failure(s)"
   exit 1
 fi
-echo "$me: PASS: install-strip layout (stripped, private dirs only)," \
+echo "$me: PASS: install-strip layout (stripped, private dirs only$full_note)," \
      "pkg-config $pc_version build runs without LD_LIBRARY_PATH," \
      "libgcrypt-config, $m4note, DESTDIR + sysroot, uninstall"
 exit 0

@@ -26,7 +26,9 @@
 #     away with GCIPHER_FORWARD, forwarded without strict mode (must
 #     agree with stock, trace "-> forwarded"), refused in strict mode
 #     (GPG_ERR_CIPHER_ALGO, name "?"), and GPG_ERR_NOT_IMPLEMENTED when no
-#     real libgcrypt is in the process.
+#     real libgcrypt is in the process; and the AES cases again through
+#     the full substitute (src/full/.libs/libgcrypt.so.20 preloaded):
+#     equal to stock, every handle traced "-> gcipher".
 #
 # gpg-agent: gpg runs it as a separate daemon.  The agent is started here
 # first, WITHOUT the preload (gpgconf --launch from a clean environment),
@@ -290,6 +292,28 @@ else
   case " $notserved " in *" 7/2 "*|*" 8/2 "*|*" 9/2 "*)
     fail "strict preload does not serve AES CFB:$notserved" ;; esac
 
+  # The same through the full substitute (LD_PRELOAD of gcipher's full
+  # libgcrypt.so.20, which loads the system libgcrypt itself): every AES
+  # case equal to stock, every handle opened by gcipher.
+  FULL=$top_builddir/src/full/.libs/libgcrypt.so.20
+  full_note=
+  if [ -f "$FULL" ]; then
+    full_ok=0
+    rm -f "$tmp/full.trace"
+    for algo in 7 8 9; do
+      for mode in 1 2 3 5 6; do
+        s=$(h_stock $algo $mode)
+        f=$(GCIPHER_TRACE=$tmp/full.trace LD_PRELOAD=$FULL "$HELPER" $algo $mode)
+        if [ "$s" = "$f" ]; then full_ok=$((full_ok + 1))
+        else fail "full substitute: AES algo=$algo mode=$mode differs: stock [$s] gcipher [$f]"; fi
+      done
+    done
+    n_open=$(grep -c -- '-> gcipher$' "$tmp/full.trace" 2>/dev/null)
+    [ "${n_open:-0}" -ge 15 ] ||
+      fail "full substitute: ${n_open:-0} of 15 handles traced as opened by gcipher"
+    full_note="; full substitute: $full_ok/15 AES cases equal to stock, ${n_open:-0} handles traced -> gcipher"
+  fi
+
   for algo in 10:TWOFISH 310:CAMELLIA128; do
     num=${algo%%:*} name=${algo#*:}
     s=$(h_stock "$num" 3)
@@ -310,7 +334,7 @@ else
   done
   echo "$me: helper: AES modes served in strict mode and equal to stock: $served/15" \
        "(not served:${notserved:- none}); TWOFISH/CAMELLIA128-CBC (GCIPHER_FORWARD) forwarded = stock," \
-       "strict -> GPG_ERR_CIPHER_ALGO, no libgcrypt -> GPG_ERR_NOT_IMPLEMENTED"
+       "strict -> GPG_ERR_CIPHER_ALGO, no libgcrypt -> GPG_ERR_NOT_IMPLEMENTED$full_note"
 fi
 
 if [ "$fails" -ne 0 ]; then

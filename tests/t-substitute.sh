@@ -6,11 +6,18 @@
 # built.  It uses only calls gcipher provides: version check, control,
 # AES-128 CBC and CTR with known answers (FIPS-197 Appendix C.1,
 # NIST SP 800-38A F.2.1/F.2.2 and F.5.1/F.5.2), secure memory, random,
-# error strings.  The program runs twice:
+# error strings.  The program runs three times:
 #   1. as built: the system libgcrypt;
-#   2. with LD_LIBRARY_PATH=$top_builddir/src/.libs: gcipher;
-# and the second run must really have loaded gcipher (the dynamic
-# loader's trace and gcry_check_version's "-gcipher" suffix say so).
+#   2. with LD_LIBRARY_PATH=$top_builddir/src/.libs: gcipher's cipher-only
+#      substitute;
+#   3. with LD_LIBRARY_PATH=$top_builddir/src/full/.libs: the full
+#      substitute (when built), whose memory, random and error calls are
+#      the system libgcrypt's;
+# and the gcipher runs must really have loaded gcipher (the dynamic
+# loader's trace says so, and the cipher-only library's
+# gcry_check_version suffix "-gcipher"; the full one returns the system
+# libgcrypt's string) and, with GCIPHER_TRACE=1, traced the AES handles
+# as opened by gcipher.
 #
 # Exit 77 (skip) when there is no C compiler, no system gcrypt.h or no
 # linkable system libgcrypt.
@@ -185,19 +192,30 @@ echo "--- system libgcrypt:"; echo "$out1"
 [ $rc1 -eq 0 ] || fail "the program fails on the system libgcrypt itself"
 case "$out1" in *gcipher*) fail "system run already reports gcipher";; esac
 
-# 2. gcipher substituted.  Check with the loader's own trace that
+# 2. and 3.: gcipher substituted.  Check with the loader's own trace that
 # libgcrypt.so.20 resolves into our build tree.
-trace=$(LD_LIBRARY_PATH="$libdir" LD_TRACE_LOADED_OBJECTS=1 "$tmp/prog" 2>&1)
-echo "--- loader trace with LD_LIBRARY_PATH=$libdir:"; echo "$trace"
-echo "$trace" | grep -q "libgcrypt.so.20 => $libdir/libgcrypt.so.20" ||
-  fail "the loader does not pick gcipher's libgcrypt.so.20"
+runs=1
+for libdir in "$libdir" "$top_builddir/src/full/.libs"; do
+  [ -f "$libdir/libgcrypt.so.20" ] || continue
+  runs=$((runs + 1))
+  trace=$(LD_LIBRARY_PATH="$libdir" LD_TRACE_LOADED_OBJECTS=1 "$tmp/prog" 2>&1)
+  echo "--- loader trace with LD_LIBRARY_PATH=$libdir:"; echo "$trace"
+  echo "$trace" | grep -q "libgcrypt.so.20 => $libdir/libgcrypt.so.20" ||
+    fail "the loader does not pick gcipher's libgcrypt.so.20 in $libdir"
 
-out2=$(LD_LIBRARY_PATH="$libdir" "$tmp/prog" 2>&1); rc2=$?
-echo "--- gcipher:"; echo "$out2"
-case "$out2" in
-  *"version=1.10.1-gcipher"*) ;;
-  *) fail "second run did not report gcipher's version" ;;
-esac
-[ $rc2 -eq 0 ] || fail "the program fails on gcipher"
-echo "PASS: same program, same answers on libgcrypt and gcipher"
+  out2=$(LD_LIBRARY_PATH="$libdir" GCIPHER_TRACE=1 "$tmp/prog" 2>&1); rc2=$?
+  echo "--- gcipher ($libdir):"; echo "$out2"
+  # The cipher-only library names gcipher; the full one passes the
+  # system libgcrypt's version string on unchanged.
+  case "$libdir:$out2" in
+    */full/.libs:*) echo "$out2" | grep -qxF "$(echo "$out1" | grep '^version=')" ||
+                      fail "the full substitute's version differs from the system's" ;;
+    *"version=1.10."*"-gcipher"*) ;;
+    *) fail "the run in $libdir did not report gcipher's version" ;;
+  esac
+  echo "$out2" | grep -q "^gcipher: open hd=.* algo=AES mode=CBC -> gcipher" ||
+    fail "no GCIPHER_TRACE line for the AES-CBC handle ($libdir)"
+  [ $rc2 -eq 0 ] || fail "the program fails on gcipher ($libdir)"
+done
+echo "PASS: same program, same answers on libgcrypt and gcipher ($runs runs)"
 exit 0
