@@ -183,7 +183,7 @@ summarise() {
 # The features QEMU's -cpu value $1 enables / disables, as hwf names.
 expect_hwf() {
   case "$1" in
-    max|cortex-*)
+    max|max/*|cortex-*)
       # arm64: every QEMU model has NEON, AES, PMULL, SHA1 and SHA2;
       # what the entry's hwf-off list takes away must not be listed.
       e_yes=; e_no=$(cross_cpu_hwf_off "$1")

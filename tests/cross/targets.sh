@@ -99,7 +99,7 @@ cross_target() {
 cross_cpu_tag() {
   case "$1" in
     native) echo native ;;
-    max) echo max ;;
+    max|max/*) echo max ;;
     cortex-*) t=${1#cortex-}; t=${t%%/*}
       case "$1" in */hwf-off=*) t="$t-nocrypto" ;; esac
       echo "$t" ;;
