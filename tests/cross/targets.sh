@@ -38,14 +38,9 @@ rv64,v=true,vlen=1024,$riscv_vcrypto"
 # runs only those suites on that CPU (CI time): on "max" t-paths and the
 # other suites already force every path, generic ones included, so the
 # no-crypto CPU runs the detection check and the suites whose default
-# paths change there.  "max" runs every suite but t-blockciphers and
-# t-blockciphers64 (CI time: a third of the arm64 step under QEMU): their
-# algorithms (Camellia, SM4, SEED, Twofish, ARIA, the 64-bit block
-# ciphers) have no arm64 code, only the generic paths the i686 and RISC-V
-# targets run; GCIPHER_CROSS_ARM64_CPUS=max runs everything.
-arm64_max_tests="t-hwf+t-abi+t-api-diff+t-badinput+t-benchtools+t-gcm+t-gcm-siv+t-hygiene+t-kat+t-modes-mac+t-overlap+t-paths+t-robust+t-runtime+t-serpent+t-stream+t-threads+t-xts-ocb"
+# paths change there.
 arm64_nocrypto_tests="t-hwf+t-kat+t-gcm+t-gcm-siv+t-xts-ocb+t-modes-mac+t-stream+t-serpent"
-arm64_cpus_default="max/tests=$arm64_max_tests
+arm64_cpus_default="max
 cortex-a53/hwf-off=arm-aes+arm-pmull+arm-sha1+arm-sha2/tests=$arm64_nocrypto_tests"
 
 cross_target() {
