@@ -187,18 +187,21 @@ constexpr unsigned char meshing_c[32] = {
 constexpr unsigned int MESH_LIMIT = 1024;  /* Bytes (RFC 4357 2.3.2).  */
 
 /* The first KEEP bytes (the settings) survive setkey (cipher_extra_ops);
- * the *_at_setkey copies are what GCRYCTL_RESET returns to.  */
+ * the *_at_setkey copies are what GCRYCTL_RESET returns to.  The S-box
+ * of the last successful setkey is a setting too: libgcrypt's RESET
+ * restores the context saved by that setkey, also after a later setkey
+ * failed, so a failed setkey must not lose it (the key itself is wiped:
+ * the handle has no key until the next successful setkey).  */
 struct GOST28147_context
 {
   unsigned int sbox;              /* Index into gost_params + 1; 0: unset */
-  unsigned int pad;
-  /* -- wiped by setkey from here -- */
   unsigned int sbox_at_setkey;
+  /* -- wiped by setkey from here -- */
   unsigned int mesh_counter;      /* Bytes encrypted since key/mesh.  */
   uint32_t key[8];
   uint32_t key_at_setkey[8];
 };
-constexpr size_t GOST_KEEP = offsetof (GOST28147_context, sbox_at_setkey);
+constexpr size_t GOST_KEEP = offsetof (GOST28147_context, mesh_counter);
 
 inline uint32_t
 get_le32 (const unsigned char *p)

@@ -616,6 +616,34 @@ TEST_F (Sys64, GostSetSbox)
           }
 }
 
+/* Found by the fuzzer (2026-12-02, GOST28147_MESH CTR): a failed setkey
+ * after a successful one, then GCRYCTL_RESET.  libgcrypt's reset restores
+ * the context its last successful setkey saved, S-box included, so the
+ * next setkey keeps the S-box chosen before; gcipher lost it (the failed
+ * setkey wiped the saved S-box) and the output differed.  */
+TEST_F (Sys64, GostSboxSurvivesFailedSetkeyAndReset)
+{
+  Bytes key = Prng (2812).bytes (32);
+  static const Bytes data = Prng (17).bytes (64);
+  for (int algo : { GCRY_CIPHER_GOST28147, GCRY_CIPHER_GOST28147_MESH })
+    for (int mode : { GCRY_CIPHER_MODE_CTR, GCRY_CIPHER_MODE_ECB })
+      for (int oid = 0; oid < 8; oid++)
+        {
+          Pair p (&ours, sys);
+          p.where = "algo " + std::to_string (algo) + " mode "
+                    + std::to_string (mode) + " sbox " + gost_oids[oid];
+          ASSERT_TRUE (p.open (algo, mode, 0));
+          p.ctl (GCRYCTL_SET_SBOX, (void *) gost_oids[oid], 0);
+          p.setkey (key, 32);
+          p.setkey (key, 16);          /* GPG_ERR_INV_KEYLEN on both.  */
+          p.ctl (GCRYCTL_RESET, nullptr, 0);
+          p.setkey (key, 32);
+          p.setiv (key.data (), 8);
+          p.crypt (true, data.data (), 64, false);
+          ASSERT_TRUE (p.ok);
+        }
+}
+
 /* Random call sequences, every algorithm x generic mode.  */
 void
 random_sequence (Pair &p, Prng &rng, const Algo &a, int mode, int steps)
