@@ -77,7 +77,8 @@ main ()
 namespace {
 
 /* Marker kinds: must match ct-check.cpp.  */
-enum { MARK_HELLO = 1, MARK_CALL = 2, MARK_CALL_END = 3, MARK_PATH = 4 };
+enum { MARK_HELLO = 1, MARK_CALL = 2, MARK_CALL_END = 3, MARK_PATH = 4,
+       MARK_PUBLIC = 5 };
 
 /* One memory operand: register numbers index Regs::r (-1: none).  */
 struct MemOp
@@ -420,6 +421,33 @@ read_string (pid_t pid, uint64_t addr)
   return buf;
 }
 
+/* MARK_PUBLIC (ct-check.cpp public_hook): the library declassified the
+ * rdx bytes at rsi (a synthetic IV that is output anyway, used as a
+ * CTR start).  Every copy continues with copy 0's bytes, so a kernel
+ * may branch on that public value and the traces must still be equal
+ * ("equal public values give equal traces").  Returns "" or why the
+ * copies could not be made to agree.  */
+std::string
+share_public (const std::vector<Tracee> &t, const std::vector<Regs> &g)
+{
+  const uint64_t addr = g[0].r[6], len = g[0].r[2];
+  for (size_t k = 1; k < t.size (); k++)
+    if (g[k].r[6] != addr || g[k].r[2] != len)
+      return "declassified bytes at different addresses or lengths";
+  if (len == 0 || len > 4096)
+    return len ? "declassified length out of range" : "";
+  unsigned char buf[4096];
+  iovec local = { buf, (size_t) len };
+  iovec remote = { (void *) addr, (size_t) len };
+  if (process_vm_readv (t[0].pid, &local, 1, &remote, 1, 0) != (ssize_t) len)
+    return "cannot read the declassified bytes";
+  for (size_t k = 1; k < t.size (); k++)
+    if (process_vm_writev (t[k].pid, &local, 1, &remote, 1, 0)
+        != (ssize_t) len)
+      return "cannot write the declassified bytes";
+  return "";
+}
+
 /* Whether BUDGET seconds (0: no budget) have passed since T0.  */
 bool
 budget_used (const timespec &t0, double budget)
@@ -586,6 +614,16 @@ main (int argc, char **argv)
       bool same = true;
       for (size_t k = 1; k < n; k++)
         same &= g[k].r[7] == what && g[k].r[R_RIP] == g[0].r[R_RIP];
+      if (same && what == MARK_PUBLIC)
+        {
+          /* Outside a compared call (a failed path, the budget used
+           * up): the copies still continue with equal public bytes, so
+           * they stay in step with each other.  */
+          std::string why = share_public (t, g);
+          if (!why.empty () && path_fail.empty ())
+            path_fail = why;
+          continue;
+        }
       std::string name = read_string (t[0].pid, g[0].r[6]);   /* rsi */
       for (size_t k = 1; k < n && same; k++)
         same &= read_string (t[k].pid, g[k].r[6]) == name;
@@ -682,6 +720,20 @@ main (int argc, char **argv)
                      + where (g[k].r[R_RIP]);
             else if (g[k].r[R_RSP] != g[0].r[R_RSP])
               diff = "stack pointer at " + where (rip);
+          if (rip == mark_insn && diff.empty ()
+              && g[0].r[7] == MARK_PUBLIC)
+            {
+              for (size_t k = 1; k < n && diff.empty (); k++)
+                if (g[k].r[7] != MARK_PUBLIC)
+                  diff = "declassification in one copy only";
+              if (diff.empty ())
+                diff = share_public (t, g);
+              if (diff.empty ())
+                {
+                  stepped = false;
+                  continue;   /* Step over the int3 and on.  */
+                }
+            }
           if (rip == mark_insn)
             {
               if (!diff.empty () && path_fail.empty ())
