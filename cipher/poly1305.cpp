@@ -242,15 +242,18 @@ choose_path (unsigned int hwf)
   return _gcry_poly1305_n_impls - 1;
 }
 
-/* Whole blocks at M through the chosen SIMD path: the largest multiple
- * of 8 blocks not above NBLOCKS, once NBLOCKS reaches 16 (below that the
+/* Whole blocks at M through the chosen SIMD path: on x86 the largest
+ * multiple of 8 blocks not above NBLOCKS, once NBLOCKS reaches 16; with
+ * NEON the largest multiple of 4, once NBLOCKS reaches 8 (below that the
  * vector set-up does not pay).  Returns the blocks done; the caller does
- * the rest.  */
+ * the rest.  The kernels' burn depths are within POLY1305_BURN_DEPTH,
+ * which the callers burn.  */
 size_t
 simd_blocks (poly1305_context *ctx, const unsigned char *m, size_t nblocks)
 {
   switch (ctx->path)
     {
+#ifdef POLY1305_USE_AVX
     case 0:
       if (nblocks < 16)
         return 0;
@@ -263,6 +266,15 @@ simd_blocks (poly1305_context *ctx, const unsigned char *m, size_t nblocks)
       nblocks &= ~(size_t) 7;
       _gcry_poly1305_avx2_blocks (ctx, m, nblocks);
       return nblocks;
+#endif
+#ifdef POLY1305_USE_NEON
+    case 0:
+      if (nblocks < 8)
+        return 0;
+      nblocks &= ~(size_t) 3;
+      _gcry_poly1305_neon_blocks (ctx, m, nblocks);
+      return nblocks;
+#endif
     default:
       return 0;
     }
@@ -273,8 +285,13 @@ simd_blocks (poly1305_context *ctx, const unsigned char *m, size_t nblocks)
 
 #ifdef POLY1305_USE_SIMD
 const cipher_impl_info _gcry_poly1305_impls[] = {
+#ifdef POLY1305_USE_AVX
   { "avx512-ifma", HWF_INTEL_AVX512 | HWF_INTEL_AVX2 },
   { "avx2", HWF_INTEL_AVX2 },
+#endif
+#ifdef POLY1305_USE_NEON
+  { "neon", HWF_ARM_NEON },
+#endif
   { "generic", 0 },
 };
 const size_t _gcry_poly1305_n_impls
@@ -286,7 +303,11 @@ _gcry_poly1305_path_usable (size_t idx, unsigned int hwf)
   if (idx >= _gcry_poly1305_n_impls
       || (_gcry_poly1305_impls[idx].hwf & hwf) != _gcry_poly1305_impls[idx].hwf)
     return 0;
+#ifdef POLY1305_USE_AVX
   return idx != 0 || _gcry_poly1305_have_ifma ();
+#else
+  return 1;
+#endif
 }
 #endif
 

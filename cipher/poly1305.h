@@ -1,13 +1,16 @@
 /* poly1305.h - the Poly1305 one-time authenticator (RFC 8439 2.5).
  *
- * Paths (amd64; chosen at _gcry_poly1305_init from the hwf bits, so the
- * hwf disable list forces each one): "avx512-ifma" (poly1305-avx512.cpp,
- * sixteen blocks per step on eight lanes with vpmadd52luq/huq; needs
- * "intel-avx512" and IFMA, which CPUID decides), "avx2"
- * (poly1305-avx2.cpp, eight blocks per step on four lanes, radix 2^26)
- * and "generic".  The vector paths take runs of 16 or more whole blocks
- * (rounded down to a multiple of 8) with r^1..r^16 (r^1..r^8) computed
- * at their first run of a message; the rest goes the generic way.
+ * Paths (chosen at _gcry_poly1305_init from the hwf bits, so the hwf
+ * disable list forces each one).  amd64: "avx512-ifma"
+ * (poly1305-avx512.cpp, sixteen blocks per step on eight lanes with
+ * vpmadd52luq/huq; needs "intel-avx512" and IFMA, which CPUID decides),
+ * "avx2" (poly1305-avx2.cpp, eight blocks per step on four lanes, radix
+ * 2^26); arm64: "neon" (poly1305-neon.cpp, four blocks per step on two
+ * lanes, radix 2^26; needs "arm-neon"); and "generic" everywhere.  The
+ * x86 vector paths take runs of 16 or more whole blocks (rounded down to
+ * a multiple of 8) with r^1..r^16 (r^1..r^8) computed at their first run
+ * of a message, the NEON one runs of 8 or more (rounded down to a
+ * multiple of 4) with r^1..r^4; the rest goes the generic way.
  *
  * Two generic implementations, chosen at compile time: where the
  * compiler has a 128-bit integer type (64-bit targets), radix 2^44 (the
@@ -47,11 +50,19 @@
 
 /* amd64 builds have the SIMD paths (cipher/Makefile.am, ARCH_X86_64):
  * "avx512-ifma" (poly1305-avx512.cpp: AVX-512 F+VL+BW+DQ and, checked
- * with CPUID at selection, IFMA) and "avx2" (poly1305-avx2.cpp).  Both
- * take the accumulator in the radix-2^44 form of this file.  */
+ * with CPUID at selection, IFMA) and "avx2" (poly1305-avx2.cpp); arm64
+ * builds (ARCH_AARCH64) the "neon" one (poly1305-neon.cpp).  All take
+ * the accumulator in the radix-2^44 form of this file.  */
 #if defined(GCIPHER_ARCH_X86) && defined(__x86_64__) \
     && defined(POLY1305_RADIX44)
 # define POLY1305_USE_SIMD 1
+# define POLY1305_USE_AVX 1
+#endif
+#if defined(GCIPHER_ARCH_AARCH64) && defined(POLY1305_RADIX44) \
+    && defined(__ORDER_LITTLE_ENDIAN__) \
+    && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+# define POLY1305_USE_SIMD 1
+# define POLY1305_USE_NEON 1
 #endif
 
 struct poly1305_context
@@ -78,11 +89,14 @@ struct poly1305_context
   /* Key powers laid out for the vector lanes of the chosen path (see
    * its file): p44[2][3][8] = radix-2^44 limbs of r^16..r^1 for the
    * AVX-512 path, p26[2][9][4] = radix-2^26 limbs of r^8..r^1 and their
-   * multiples by 5 for the AVX2 one.  Secret, wiped with the context.  */
+   * multiples by 5 for the AVX2 one, n26[2][9][4] = 32-bit radix-2^26
+   * limbs of r^4..r^1 and their multiples by 5 for the NEON one.
+   * Secret, wiped with the context.  */
   union
   {
     uint64_t p44[2][3][8];
     uint64_t p26[2][9][4];
+    uint32_t n26[2][9][4];
   } simd;
 #endif
 };
@@ -98,6 +112,8 @@ extern const size_t _gcry_poly1305_n_impls GCIPHER_INTERNAL;
  * bits HWF.  */
 int _gcry_poly1305_path_usable (size_t idx, unsigned int hwf)
   GCIPHER_INTERNAL;
+#endif
+#ifdef POLY1305_USE_AVX
 /* Whether the CPU has AVX512-IFMA (_gcry_hwf_x86_extra).  */
 int _gcry_poly1305_have_ifma (void) GCIPHER_INTERNAL;
 /* NBLOCKS whole 16-byte blocks at M (2^128 bit set) into CTX->h.
@@ -108,6 +124,15 @@ unsigned int _gcry_poly1305_avx512_blocks (poly1305_context *ctx,
                                            const unsigned char *m,
                                            size_t nblocks) GCIPHER_INTERNAL;
 unsigned int _gcry_poly1305_avx2_blocks (poly1305_context *ctx,
+                                         const unsigned char *m,
+                                         size_t nblocks) GCIPHER_INTERNAL;
+#endif
+#ifdef POLY1305_USE_NEON
+/* NBLOCKS whole 16-byte blocks at M (any alignment; 2^128 bit set) into
+ * CTX->h, RFC 8439 2.5.  NBLOCKS a nonzero multiple of 4.  Fills
+ * CTX->simd.n26 first if CTX->simd_ready is 0.  Returns the stack burn
+ * depth in bytes (within POLY1305_BURN_DEPTH).  */
+unsigned int _gcry_poly1305_neon_blocks (poly1305_context *ctx,
                                          const unsigned char *m,
                                          size_t nblocks) GCIPHER_INTERNAL;
 #endif
@@ -221,7 +246,8 @@ void _gcry_poly1305_init (poly1305_context *ctx, const unsigned char *key)
 /* Absorb LEN bytes (any length, may be 0).  */
 void _gcry_poly1305_update (poly1305_context *ctx, const unsigned char *m,
                             size_t len) GCIPHER_INTERNAL;
-/* The name of the path CTX runs ("avx512-ifma", "avx2", "generic"),
+/* The name of the path CTX runs ("avx512-ifma", "avx2", "neon",
+ * "generic"),
  * chosen at init from the hwf bits.  */
 const char *_gcry_poly1305_path_name (const poly1305_context *ctx)
   GCIPHER_INTERNAL;

@@ -125,7 +125,7 @@ TEST_F (Stream, ChaCha20Rfc8439)
              "5af90bbf74a35be6b40b8eedf2785e42874d");
 }
 
-/* ---- Poly1305 paths (poly1305.h: avx512-ifma, avx2, generic) ---------- */
+/* ---- Poly1305 paths (poly1305.h: avx512-ifma, avx2, neon, generic) ---- */
 
 /* The hwf mask that selects each Poly1305 path this CPU can run, by
  * name; *SKIPPED gets the others.  */
@@ -254,7 +254,7 @@ TEST_F (Stream, Poly1305Rfc8439)
 }
 
 /* Every Poly1305 path against the generic one: random lengths 0..2100
- * bytes and a few long ones (the 16- and 8-block vector steps, their
+ * bytes and a few long ones (the 16-, 8- and 4-block vector steps, their
  * last step with the per-lane powers, the scalar remainder), whole or in
  * random calls (partial blocks across calls, zero-length calls), keys
  * with all-ones r and s bits among the random ones.  */
