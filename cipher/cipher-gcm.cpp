@@ -383,6 +383,56 @@ ghash_pad (gcm_state *st)
   return depth;
 }
 
+/* Counter blocks per ecb_crypt call in gctr_secret (the widest AES
+ * kernels' batch).  */
+constexpr size_t GCTR_SECRET_BATCH = 32;
+
+/* GCTR (SP 800-38D 6.5) over NBLOCKS whole blocks (16 bytes each) when
+ * the counter is secret: an IV other than 96 bits makes J0 = GHASH_H (IV
+ * || ...) (7.1 step 2), a function of H = CIPH_K (0^128), and knowing J0
+ * would give H away.  The ctr16be_enc and stitched gcm_crypt kernels
+ * branch on where the low counter byte wraps (right for a public
+ * counter), so here the counter blocks are built without a branch, inc32
+ * (6.2: the low 32 bits mod 2^32), and encrypted through ecb_crypt (or
+ * block by block).  IN == OUT allowed; c->ctr advances by NBLOCKS.
+ * Returns the stack burn depth.  */
+unsigned int
+gctr_secret (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
+             size_t nblocks)
+{
+  alignas (16) unsigned char ks[GCTR_SECRET_BATCH * GCM_BLOCK_LEN];
+  unsigned int depth = 0;
+  uint32_t low = get_be32 (c->ctr + 12);
+  while (nblocks)
+    {
+      const size_t nb = nblocks < GCTR_SECRET_BATCH ? nblocks
+                                                    : GCTR_SECRET_BATCH;
+      for (size_t i = 0; i < nb; i++)
+        {
+          memcpy (ks + i * GCM_BLOCK_LEN, c->ctr, 12);
+          put_be32 (ks + i * GCM_BLOCK_LEN + 12, low);
+          low++;
+          /* Opaque to the compiler: otherwise it may count the loop
+           * with the secret counter itself (a compare on it).  */
+          __asm__ ("" : "+r" (low));
+        }
+      if (c->bulk.ecb_crypt)
+        depth = umax (depth, c->bulk.ecb_crypt (c->ctx, ks, ks, nb, 1));
+      else
+        for (size_t i = 0; i < nb; i++)
+          depth = umax (depth, c->spec->encrypt (c->ctx,
+                                                 ks + i * GCM_BLOCK_LEN,
+                                                 ks + i * GCM_BLOCK_LEN));
+      cipher_block_xor (out, in, ks, nb * GCM_BLOCK_LEN);
+      in += nb * GCM_BLOCK_LEN;
+      out += nb * GCM_BLOCK_LEN;
+      nblocks -= nb;
+    }
+  put_be32 (c->ctr + 12, low);
+  wipememory (ks, sizeof ks);
+  return depth;
+}
+
 /* GCTR (SP 800-38D 6.5) over LEN bytes with c->ctr as the next counter
  * block, inc32 between blocks; the unused keystream tail carries over in
  * c->lastiv / c->unused.  Whole-block runs go to the cipher's bulk
@@ -406,9 +456,18 @@ gctr (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
     }
 
   size_t nblocks = len / GCM_BLOCK_LEN;
+  if (nblocks && state_of (c)->ctr_secret)
+    {
+      depth = gctr_secret (c, out, in, nblocks);
+      in += nblocks * GCM_BLOCK_LEN;
+      out += nblocks * GCM_BLOCK_LEN;
+      len -= nblocks * GCM_BLOCK_LEN;
+      nblocks = 0;
+    }
   while (nblocks)
     {
-      /* Blocks until the low 32 bits wrap (the counter is public).  */
+      /* Blocks until the low 32 bits wrap (the counter is public: a
+       * 96-bit IV).  */
       uint64_t room = (UINT64_C (1) << 32) - get_be32 (c->ctr + 12);
       size_t n = (uint64_t) nblocks < room ? nblocks : (size_t) room;
       if (c->bulk.ctr16be_enc)
@@ -468,6 +527,7 @@ gcm_start (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
       depth = c->spec->encrypt (c->ctx, st->tagiv, j0);
       c->unused = 0;
       c->marks.iv = 1;
+      st->ctr_secret = 0;
       wipe_small (j0, sizeof j0);
       return depth;
     }
@@ -490,6 +550,7 @@ gcm_start (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
       wipe_small (blk, sizeof blk);
     }
   memcpy (c->ctr, j0, GCM_BLOCK_LEN);
+  st->ctr_secret = 1;   /* See gctr_secret.  */
   depth = umax (depth, c->spec->encrypt (c->ctx, st->tagiv, j0));
   put_be32 (c->ctr + 12, get_be32 (c->ctr + 12) + 1);
   c->unused = 0;
@@ -667,7 +728,7 @@ gcm_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       /* The cipher's stitched CTR + GHASH, when it has one and both
        * streams are at a block boundary.  */
       if (c->bulk.gcm_crypt && !c->unused && !st->mac_unused
-          && inlen >= GCM_BLOCK_LEN)
+          && !st->ctr_secret && inlen >= GCM_BLOCK_LEN)
         {
           size_t nblocks = inlen / GCM_BLOCK_LEN;
           size_t left = c->bulk.gcm_crypt (c, out, in, nblocks, encrypt);

@@ -80,6 +80,8 @@ struct gcm_state
   unsigned char aad_finalized;       /* AAD padded and closed.  */
   unsigned char data_finalized;      /* Text closed (tag computed).  */
   unsigned char over_limits;         /* A length limit was exceeded.  */
+  unsigned char ctr_secret;          /* J0 came from GHASH (IV not 96
+                                        bits): the counter is secret.  */
   const gcm_ghash_ops *ghash;        /* NULL until a key is set.  */
   const char *ghash_name;            /* The back end's name.  */
 };
