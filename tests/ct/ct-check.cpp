@@ -169,6 +169,7 @@ struct Variant
   unsigned int flags;
   const char *label;
   Kind kind;
+  size_t ivlen = 0;   /* Nonce bytes; 0: the mode's usual (iv_length). */
 };
 
 const Variant variants[] = {
@@ -186,6 +187,9 @@ const Variant variants[] = {
   { GCRY_CIPHER_MODE_AESWRAP, GCRY_CIPHER_EXTENDED, "AESWRAP-PAD", K_WRAP },
   { GCRY_CIPHER_MODE_CCM, 0, "CCM", K_AEAD },
   { GCRY_CIPHER_MODE_GCM, 0, "GCM", K_AEAD },
+  /* A nonce other than 96 bits: J0 = GHASH_H (IV || ...) makes the
+   * counter secret (SP 800-38D 7.1), unlike a 96-bit IV's.  */
+  { GCRY_CIPHER_MODE_GCM, 0, "GCM-IV16", K_AEAD, 16 },
   { GCRY_CIPHER_MODE_POLY1305, 0, "POLY1305", K_AEAD },
   { GCRY_CIPHER_MODE_OCB, 0, "OCB", K_AEAD },
   { GCRY_CIPHER_MODE_XTS, 0, "XTS", K_XTS },
@@ -371,6 +375,8 @@ public_rc (gcry_error_t err)
 size_t
 iv_length (const PathCtx &p)
 {
+  if (p.v->ivlen)
+    return p.v->ivlen;
   switch (p.v->mode)
     {
     case GCRY_CIPHER_MODE_CCM:
