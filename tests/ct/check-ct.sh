@@ -69,7 +69,8 @@ memcheck_shard () {
 }
 
 trace_shard () {
-  "$tracer" --budget="$budget" --log="$logdir/ct-trace-$1.log" -- "$prog" \
+  "$tracer" --budget="$budget" --log="$logdir/ct-trace-$1.log" \
+    --verified="$(dirname "$0")/trace-verified.txt" -- "$prog" \
     --skip="$logdir/ct-valgrind-paths.txt" --shard="$1/$jobs"
 }
 

@@ -95,6 +95,7 @@ struct Insn
   bool rep = false;    /* rep / repe / repne string instruction.  */
   MemOp mem[2];
   uint32_t func = 0;   /* Index into Module::funcs.  */
+  bool entry = false;  /* The first instruction of its function.  */
 };
 
 struct Module
@@ -103,6 +104,7 @@ struct Module
   uint64_t bias = 0;
   std::unordered_map<uint64_t, Insn> insns;   /* By file address.  */
   std::vector<std::string> funcs;
+  std::vector<bool> verified;   /* By function: --verified lists it.  */
   bool loaded = false;
 };
 
@@ -204,6 +206,37 @@ parse_operands (const std::string &ops, Insn &in)
     }
 }
 
+/* --verified=FILE: identifiers of functions that memcheck checks on
+ * the generic paths (tests/ct/trace-verified.txt), one per line, '#'
+ * comments.  A function whose (mangled) name contains one, reached from
+ * a traced call, is run through in one go instead of single-stepped;
+ * see run_through.  */
+std::vector<std::string> verified_ids;
+
+bool
+is_verified (const std::string &fn)
+{
+  for (const std::string &id : verified_ids)
+    {
+      /* The identifier as a whole name component: "9cam_crypt" in
+       * _ZN12_GLOBAL__N_19cam_cryptILb1EEEjPvPhPKh, or the whole name
+       * of a C function.  */
+      size_t at = fn.find (id);
+      while (at != std::string::npos)
+        {
+          const size_t e = at + id.size ();
+          const bool left = at == 0 || std::isdigit ((unsigned char) fn[at - 1]);
+          const bool right = e == fn.size () || !(std::islower ((unsigned char) fn[e])
+                                                  || fn[e] == '_'
+                                                  || std::isdigit ((unsigned char) fn[e]));
+          if (left && right)
+            return true;
+          at = fn.find (id, at + 1);
+        }
+    }
+  return false;
+}
+
 void
 load_module (Module &m)
 {
@@ -219,6 +252,8 @@ load_module (Module &m)
   Insn *prev = nullptr;
   uint64_t prev_addr = 0;
   m.funcs.push_back ("?");
+  m.verified.push_back (false);
+  bool first = false;
   while (getline (&line, &cap, f) > 0)
     {
       std::string l = line;
@@ -230,7 +265,9 @@ load_module (Module &m)
           && l[0] != ' ')
         {
           m.funcs.push_back (l.substr (lt + 2, l.size () - lt - 4));
+          m.verified.push_back (is_verified (m.funcs.back ()));
           func = (uint32_t) m.funcs.size () - 1;
+          first = true;
           continue;
         }
       size_t colon = l.find (":\t");
@@ -246,6 +283,8 @@ load_module (Module &m)
         text.resize (hash);
       Insn in;
       in.func = func;
+      in.entry = first;
+      first = false;
       in.rep = text.compare (0, 3, "rep") == 0;
       /* Mnemonic (after prefixes such as rep, lock, notrack, data16).  */
       size_t sp = text.find_first_of (" \t");
@@ -491,6 +530,61 @@ run_rep (pid_t pid, uint64_t next)
   ptrace (PTRACE_SETREGS, pid, nullptr, &u);
 }
 
+/* Every copy is at the first instruction of a function --verified
+ * lists (memcheck checks it on the generic paths, for every key size).
+ * Run each copy to the function's return in one go: a breakpoint at the
+ * return address, which must be the same in every copy, and the copy
+ * must come back there with the stack pointer just above it (no early
+ * stop: no marker, no recursion through that address).  The call itself
+ * (where, with which stack pointer) and everything after it are still
+ * compared step by step.  Returns "" or why it failed.  */
+std::string
+run_through (const std::vector<Tracee> &t, std::vector<Regs> &g)
+{
+  const uint64_t sp = g[0].r[R_RSP];
+  uint64_t ret = 0;
+  iovec local = { &ret, sizeof ret };
+  iovec remote = { (void *) sp, sizeof ret };
+  if (process_vm_readv (t[0].pid, &local, 1, &remote, 1, 0) != sizeof ret)
+    return "cannot read a return address";
+  for (size_t k = 1; k < t.size (); k++)
+    {
+      uint64_t r = 0;
+      iovec l2 = { &r, sizeof r };
+      if (process_vm_readv (t[k].pid, &l2, 1, &remote, 1, 0) != sizeof r
+          || r != ret)
+        return "return addresses differ";
+    }
+  for (size_t k = 0; k < t.size (); k++)
+    {
+      const pid_t pid = t[k].pid;
+      errno = 0;
+      long word = ptrace (PTRACE_PEEKTEXT, pid, (void *) ret, nullptr);
+      if (errno)
+        return "cannot read the return site";
+      long trap = (long) (((unsigned long) word & ~0xfful) | 0xcc);
+      ptrace (PTRACE_POKETEXT, pid, (void *) ret, (void *) trap);
+      ptrace (PTRACE_CONT, pid, nullptr, nullptr);
+      bool exited;
+      wait_stop (pid, &exited);
+      if (exited)
+        {
+          std::printf ("ct-trace: FAIL driver: exited in a verified "
+                       "function\n");
+          std::exit (1);
+        }
+      ptrace (PTRACE_POKETEXT, pid, (void *) ret, (void *) word);
+      user_regs_struct u;
+      ptrace (PTRACE_GETREGS, pid, nullptr, &u);
+      if (u.rip != ret + 1 || u.rsp != sp + 8)
+        return "a verified function stopped before its return";
+      u.rip = ret;
+      ptrace (PTRACE_SETREGS, pid, nullptr, &u);
+      g[k] = get_regs (pid);
+    }
+  return "";
+}
+
 } // namespace
 
 int
@@ -508,6 +602,25 @@ main (int argc, char **argv)
         log = argv[i] + 6;
       else if (!std::strncmp (argv[i], "--budget=", 9))
         budget = std::atof (argv[i] + 9);
+      else if (!std::strncmp (argv[i], "--verified=", 11))
+        {
+          FILE *vf = std::fopen (argv[i] + 11, "r");
+          if (!vf)
+            {
+              std::perror (argv[i] + 11);
+              return 2;
+            }
+          char buf[256];
+          while (std::fgets (buf, sizeof buf, vf))
+            {
+              std::string id = buf;
+              id.erase (0, id.find_first_not_of (" \t"));
+              id.erase (std::min (id.find_first_of (" \t\n#"), id.size ()));
+              if (!id.empty ())
+                verified_ids.push_back (id);
+            }
+          std::fclose (vf);
+        }
       else if (!std::strcmp (argv[i], "--"))
         {
           i++;
@@ -519,7 +632,8 @@ main (int argc, char **argv)
   if (i >= argc || nsalts < 2 || nsalts > 9)
     {
       std::fprintf (stderr, "usage: ct-trace [--salts=N (2-9)] [--log=FILE]"
-                            " [--budget=SECONDS] -- PROGRAM ARGS...\n");
+                            " [--budget=SECONDS] [--verified=FILE]\n"
+                            "       -- PROGRAM ARGS...\n");
       return 2;
     }
 
@@ -683,7 +797,9 @@ main (int argc, char **argv)
       /* Lock step from after the call marker to the next marker.  */
       const std::string call = name;
       unsigned long long s = 0;
-      bool stepped = false;   /* A rep instruction just ran to its end. */
+      /* A rep instruction, or a verified function, just ran to its end:
+       * the copies are already at the next instruction.  */
+      bool stepped = false;
       for (;;)
         {
           for (size_t k = 0; k < n && !stepped; k++)
@@ -714,6 +830,7 @@ main (int argc, char **argv)
           const uint64_t rip = g[0].r[R_RIP];
           std::string diff;
           const Insn *in_rep = nullptr;
+          bool through = false;   /* A verified function was run through. */
           for (size_t k = 1; k < n && diff.empty (); k++)
             if (g[k].r[R_RIP] != rip)
               diff = "branch: next instruction " + where (rip) + " vs "
@@ -752,6 +869,14 @@ main (int argc, char **argv)
                     in_rep = in;
                   if (profile)
                     (*profile)[m->funcs[in->func]]++;
+                  if (in->entry && m->verified[in->func])
+                    {
+                      diff = run_through (t, g);
+                      if (!diff.empty ())
+                        diff += " (" + where (rip) + ")";
+                      through = true;
+                      in = in_rep = nullptr;   /* Already run.  */
+                    }
                 }
               for (int j = 0; in && j < in->nmem && diff.empty (); j++)
                 {
@@ -790,7 +915,8 @@ main (int argc, char **argv)
                 for (size_t k = 0; k < n; k++)
                   run_rep (t[k].pid, rip + in_rep->len);
             }
-          stepped = diff.empty () && in_rep && in_rep->len;
+          stepped = diff.empty ()
+                    && ((in_rep && in_rep->len) || through);
           if (!diff.empty ())
             {
               path_fail = call + ": " + diff;

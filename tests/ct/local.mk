@@ -12,7 +12,8 @@ EXTRA_PROGRAMS += ct/ct-check ct/ct-trace
 ct_ct_check_SOURCES = ct/ct-check.cpp
 ct_ct_check_LDADD = ../src/libgcipher-static.la $(GPG_ERROR_LIBS) -ldl -lpthread
 ct_ct_trace_SOURCES = ct/ct-trace.cpp
-EXTRA_DIST += ct/check-ct.sh ct/ct-scan.sh ct/scan-allow.txt ct/local.mk
+EXTRA_DIST += ct/check-ct.sh ct/ct-scan.sh ct/scan-allow.txt ct/local.mk \
+  ct/trace-verified.txt
 
 check-ct: ct/ct-check$(EXEEXT) ct/ct-trace$(EXEEXT)
 	$(SHELL) $(srcdir)/ct/check-ct.sh ./ct/ct-check$(EXEEXT) ct \
