@@ -480,10 +480,80 @@ chunks (size_t len, bool split, size_t unit)
     }
   size_t a = unit == 1 ? 3 : unit;
   size_t b = unit == 1 ? 2 * 16 + 9 : 9 * unit;
+  if (len <= a + b)
+    {
+      v.push_back (len);
+      return v;
+    }
   v.push_back (a);
   v.push_back (b);
   v.push_back (len - a - b);
   return v;
+}
+
+/* Message lengths under ct-trace, which single-steps every instruction
+ * (about 10^4 a second), for the paths valgrind cannot run:
+ *  - modes with a parallel direction (ECB, CBC / CFB decryption, CTR,
+ *    XTS, OCB, GCM, GCM-SIV, ChaCha20-Poly1305, stream ciphers): 97
+ *    blocks, so the widest kernels (64 blocks of GFNI Camellia / ARIA /
+ *    SM4 on zmm, 32 of VAES AES) run full batches and every narrower
+ *    tail;
+ *  - modes that are serial in both directions (CFB8, OFB, CBC-MAC, and
+ *    the CBC-MAC / OMAC / S2V of CCM, EAX and SIV) and call the
+ *    single-block function per block: a few blocks, since every further
+ *    block runs the same code again (a byte-sliced GFNI single block is
+ *    about 5,000 instructions).  Their CTR halves are the CTR path's
+ *    kernels, traced there with 97 blocks.
+ * The serial encryption of the long messages of CBC and CFB runs
+ * untraced (encrypt_calls); the short messages trace it.  */
+constexpr size_t TRACE_SERIAL_BLOCKS = 12;
+
+bool
+serial_encryption (const PathCtx &p)
+{
+  return (p.v->mode == GCRY_CIPHER_MODE_CBC
+          && !(p.v->flags & GCRY_CIPHER_CBC_MAC))
+         || p.v->mode == GCRY_CIPHER_MODE_CFB;
+}
+
+std::vector<size_t>
+trace_lengths (const PathCtx &p)
+{
+  const size_t bs = p.bs;
+  const size_t wide = 97;
+  switch (p.v->mode)
+    {
+    case GCRY_CIPHER_MODE_CFB8:
+      return { 3, 17 };
+    case GCRY_CIPHER_MODE_OFB:
+      return { 5, 3 * bs + 7 };
+    case GCRY_CIPHER_MODE_CCM:
+    case GCRY_CIPHER_MODE_EAX:
+    case GCRY_CIPHER_MODE_SIV:
+      return { 0, 5, 3 * 16 + 7 };
+    default:
+      break;
+    }
+  switch (p.v->kind)
+    {
+    case K_BLOCKS:
+      return { bs, wide * bs };
+    case K_CBCMAC:
+      return { bs, 3 * bs };
+    case K_CTS:
+      return { bs + 5, wide * bs + 7 };
+    case K_XTS:
+      return { 16, wide * 16 + 7 };
+    case K_WRAP:
+      if (p.v->flags & GCRY_CIPHER_EXTENDED)
+        return { 7, 21, 40 };
+      return { 16, 40 };
+    case K_ONESHOT:
+    case K_AEAD:
+      return { 0, 5, wide * 16 + 7 };
+    default:
+      return { 5, wide * bs + 7 };
+    }
 }
 
 /* Encrypt PT (secret) with calls CH; CT gets the public ciphertext.  */
@@ -505,6 +575,12 @@ encrypt_calls (PathCtx &p, gcry_cipher_hd_t h, const Bytes &pt,
       if (p.v->kind == K_CBCMAC)
         err = TR ("encrypt", gcry_cipher_encrypt (h, ct.data (), p.bs, in.data () + off,
                                    ch[i]));
+      else if (trace_salt >= 0 && serial_encryption (p)
+               && ch[i] > TRACE_SERIAL_BLOCKS * p.bs)
+        /* Traced: the decryption of this long message (the parallel
+         * kernels) and the serial encryption of the short ones.  */
+        err = gcry_cipher_encrypt (h, ct.data () + off, ch[i] + outextra,
+                                   in.data () + off, ch[i]);
       else
         err = TR ("encrypt", gcry_cipher_encrypt (h, ct.data () + off, ch[i] + outextra,
                                    in.data () + off, ch[i]));
@@ -751,11 +827,14 @@ message_aead (PathCtx &p, Prng &rng, size_t len, bool split)
 
 /* Message lengths of a variant (bytes).  The long ones pass the widest
  * bulk kernel valgrind can run (aesni: 8 blocks, AVX2 Serpent: 16) and
- * end in a partial block where the mode allows one.  */
+ * end in a partial block where the mode allows one.  Under ct-trace see
+ * trace_lengths.  */
 std::vector<size_t>
 lengths (const PathCtx &p)
 {
   const size_t bs = p.bs;
+  if (trace_salt >= 0)
+    return trace_lengths (p);
   switch (p.v->kind)
     {
     case K_BLOCKS:
