@@ -798,6 +798,9 @@ gcm_siv_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   /* The back end by the whole text's length, not the chunks'.  */
   depth = umax (depth, ensure_key (st, inlen / SIV_BLOCK));
   memcpy (ctr_tag, st->tag, SIV_BLOCK);
+  /* The received tag is public (siv_ctr says so again per chunk); said
+   * here too because the stitched kernel below starts from it.  */
+  ct_public (ctr_tag, SIV_BLOCK);
   size_t done = 0;
   if (st->bulk2.gcm_siv_dec && st->cur && st->cur->ghash)
     {
