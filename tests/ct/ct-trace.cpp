@@ -32,7 +32,8 @@
  * Usage: ct-trace [--salts=N] [--log=FILE] [--budget=SECONDS]
  *                 -- PROGRAM ARGS...
  *   (PROGRAM gets --trace-salt=K appended, K = 0..N-1, N = 2 by default;
- *   copy 0's output goes to FILE, default /dev/null.  After SECONDS the
+ *   copy 0's output goes to FILE, default /dev/null; with
+ *   CT_TRACE_LOG_ALL=1 copy K's to FILE.K.  After SECONDS the
  *   copies run on untraced and each further path is a NOTRUN line.)
  *
  * Output (tests/ct/check-ct.sh collects it):
@@ -653,7 +654,10 @@ main (int argc, char **argv)
           std::snprintf (saltarg, sizeof saltarg, "--trace-salt=%d", k);
           av.push_back (saltarg);
           av.push_back (nullptr);
-          int fd = open (k == 0 ? log.c_str () : "/dev/null",
+          /* CT_TRACE_LOG_ALL=1: copy K > 0 writes to FILE.K.  */
+          std::string lk = log + (k ? "." + std::to_string (k) : "");
+          int fd = open (k == 0 || getenv ("CT_TRACE_LOG_ALL")
+                           ? lk.c_str () : "/dev/null",
                          O_WRONLY | O_CREAT | O_TRUNC, 0644);
           if (fd >= 0)
             {
@@ -745,6 +749,10 @@ main (int argc, char **argv)
         {
           std::printf ("ct-trace: FAIL driver: the copies reached different "
                        "markers (last call: %s)\n", name.c_str ());
+          for (size_t k = 0; k < n; k++)
+            std::printf ("ct-trace:   copy %zu: marker %llu at %s\n", k,
+                         (unsigned long long) g[k].r[7],
+                         where (g[k].r[R_RIP] - 1).c_str ());
           nfail++;
           status = 1;
           break;
