@@ -1011,6 +1011,15 @@ parse_compare_args (const std::vector<std::string> &args, CompareOptions *opt,
         }
       else if (a == "--disable-hwf" && has_val)
         opt->disable_hwf.push_back (args[++i]);
+      else if (a == "--libgcrypt" && has_val)
+        {
+          if (args[++i].empty ())
+            {
+              *err = "empty --libgcrypt path";
+              return false;
+            }
+          opt->libgcrypt.push_back (args[i]);
+        }
       else
         {
           *err = "unknown option or missing value: " + a;

@@ -291,6 +291,8 @@ struct CompareOptions
   std::vector<const ModeInfo *> modes;   /* empty: default list */
   int rounds = 5;
   std::vector<std::string> disable_hwf;
+  /* --libgcrypt PATH, in order; empty: the system library.  */
+  std::vector<std::string> libgcrypt;
   bool csv = false;
   double target_ms = 2.0;     /* length of one measurement */
   std::vector<std::string> algos;        /* empty: aes aes192 aes256 */

@@ -681,11 +681,21 @@ TEST (BenchParse, CompareArgs)
                                             65536 }));
   EXPECT_TRUE (d.modes.empty ());
   EXPECT_EQ (d.rounds, 5);
+  EXPECT_TRUE (d.libgcrypt.empty ());   /* the system library */
+
+  /* --libgcrypt is repeatable and keeps its order.  */
+  bench::CompareOptions l;
+  ASSERT_TRUE (bench::parse_compare_args (
+      { "--libgcrypt", "/a/libgcrypt.so.20", "--libgcrypt",
+        "/b/libgcrypt.so.20", "aes" }, &l, &err)) << err;
+  EXPECT_EQ (l.libgcrypt, (std::vector<std::string>{ "/a/libgcrypt.so.20",
+                                                     "/b/libgcrypt.so.20" }));
+  EXPECT_EQ (l.algos, (std::vector<std::string>{ "aes" }));
 
   for (std::vector<std::string> bad :
        { std::vector<std::string>{ "--sizes", "17" }, { "--sizes" },
          { "--modes", "ecb,nope" }, { "--rounds", "0" }, { "--ms", "x" },
-         { "--frobnicate" } })
+         { "--frobnicate" }, { "--libgcrypt" }, { "--libgcrypt", "" } })
     {
       bench::CompareOptions x;
       err.clear ();
