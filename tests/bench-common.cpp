@@ -305,16 +305,33 @@ aes_form_lanes (int form)
   return form == kFormZmm ? 4 : form == kFormYmm ? 2 : 1;
 }
 
+void
+merge_fastest (AesInsnTiming *a, const AesInsnTiming &b)
+{
+  auto faster = [] (double x, double y) {
+    return x <= 0 ? y : y <= 0 ? x : std::min (x, y);
+  };
+  for (int f = 0; f < kNumForms; f++)
+    if (b.have[f])
+      {
+        a->ns_per_insn[f] = a->have[f] ? faster (a->ns_per_insn[f],
+                                                 b.ns_per_insn[f])
+                                       : b.ns_per_insn[f];
+        a->have[f] = true;
+      }
+  a->latency_ns = faster (a->latency_ns, b.latency_ns);
+}
+
 int
-best_aes_form (const AesInsnTiming &t)
+best_aes_form (const AesInsnTiming &t, int widest)
 {
   int best = -1;
   double best_cost = 0;
-  for (int f = 0; f < kNumForms; f++)
+  for (int f = 0; f < kNumForms && f <= widest; f++)
     {
-      if (!t.have[f] || t.recip_tput[f] <= 0)
+      if (!t.have[f] || t.ns_per_insn[f] <= 0)
         continue;
-      double cost = t.recip_tput[f] / aes_form_lanes (f);
+      double cost = t.ns_per_insn[f] / aes_form_lanes (f);
       if (best < 0 || cost < best_cost)
         {
           best = f;
@@ -322,6 +339,24 @@ best_aes_form (const AesInsnTiming &t)
         }
     }
   return best;
+}
+
+int
+widest_aes_form_from_hwflist (const std::string &hwflist)
+{
+  auto has = [&hwflist] (const char *name) {
+    for (const std::string &n : split (hwflist, ':'))
+      if (n == name)
+        return true;
+    return false;
+  };
+  if (!has ("intel-aesni"))
+    return -1;
+  if (!has ("intel-vaes-vpclmul"))
+    return kFormXmm;
+  if (has ("intel-avx512"))
+    return kFormZmm;
+  return has ("intel-avx2") ? kFormYmm : kFormXmm;
 }
 
 int
@@ -337,22 +372,28 @@ aes_rounds (size_t keylen)
 }
 
 double
-limit_cycles_per_byte (const ModeInfo &m, bool enc, int rounds,
-                       const AesInsnTiming &t)
+limit_ns_per_byte (const ModeInfo &m, bool enc, int rounds,
+                   const AesInsnTiming &t, int widest, size_t len)
 {
-  int f = best_aes_form (t);
+  int f = best_aes_form (t, widest);
   if (f < 0 || rounds <= 0)
     return 0;
   double serial = enc ? m.serial_enc : m.serial_dec;
   double total = enc ? m.total_enc : m.total_dec;
-  double per_lane = t.recip_tput[f] / aes_form_lanes (f);
+  double per_lane = t.ns_per_insn[f] / aes_form_lanes (f);
   double tput_bound = total * rounds * per_lane;
   double chain_bound = 0;
   if (serial > 0)
     {
-      if (t.latency <= 0)
+      if (t.latency_ns <= 0)
         return 0;
-      chain_bound = serial * rounds * t.latency;
+      if (len > 0)
+        {
+          /* Per message: its chain's blocks less what may overlap.  */
+          double blocks = serial * (double) len - kOverlapBlocks;
+          serial = blocks > 0 ? blocks / (double) len : 0;
+        }
+      chain_bound = serial * rounds * t.latency_ns;
     }
   return std::max (tput_bound, chain_bound);
 }
@@ -408,33 +449,76 @@ detect_aes_forms ()
   return r;
 }
 
+namespace {
+
+/* The fastest of REPETITIONS runs of OP (ITERS), in ns.  */
+template <typename Op>
+double
+fastest_ns (const Op &op, size_t iters, int repetitions)
+{
+  double best = 0;
+  for (int r = 0; r < repetitions; r++)
+    {
+      uint64_t t0 = now_ns ();
+      op (iters);
+      uint64_t t1 = now_ns ();
+      double t = (double) (t1 - t0);
+      if (r == 0 || t < best)
+        best = t;
+    }
+  return best;
+}
+
+/* ns per iteration of OP: the fastest runs of N and 4N iterations,
+ * interleaved, the difference over 3N (the timer's cost and the loop's
+ * set-up cancel).  */
+template <typename Op>
+double
+ns_per_iteration (const Op &op, size_t n, int repetitions)
+{
+  op (n);    /* first touch, the core's vector units powered up */
+  double short_ns = 0, long_ns = 0;
+  for (int r = 0; r < repetitions; r++)
+    {
+      double s = fastest_ns (op, n, 1);
+      double l = fastest_ns (op, 4 * n, 1);
+      short_ns = r == 0 || s < short_ns ? s : short_ns;
+      long_ns = r == 0 || l < long_ns ? l : long_ns;
+    }
+  double d = (long_ns - short_ns) / (3.0 * (double) n);
+  return d > 0 ? d : 0;
+}
+
+} // namespace
+
 AesInsnTiming
-measure_aes_insn (double mhz, int repetitions)
+measure_aes_insn (int repetitions)
 {
   AesInsnTiming t;
-  if (!limit_kernels_built () || mhz <= 0)
+  if (!limit_kernels_built ())
     return t;
   CpuAesForms forms = detect_aes_forms ();
-  std::vector<size_t> xs = slope_sizes (64, 12);  /* loop iterations */
+  /* 2000 iterations: 30000 instructions, some 4-15 us per run.  */
+  constexpr size_t kIters = 2000;
   for (int f = 0; f < kNumForms; f++)
     {
       if (!forms.form[f])
         continue;
-      double ns_per_iter = measure_slope_ns (
-          [f] (size_t it) { limit_throughput_kernel (f, it); return true; },
-          xs, repetitions);
+      double ns_per_iter = ns_per_iteration (
+          [f] (size_t it) { limit_throughput_kernel (f, it); }, kIters,
+          repetitions);
       if (ns_per_iter <= 0)
         continue;
       t.have[f] = true;
-      t.recip_tput[f] = ns_to_cycles (ns_per_iter, mhz) / kLimitChains;
+      t.ns_per_insn[f] = ns_per_iter / kLimitChains;
     }
   if (forms.form[kFormXmm])
     {
-      double ns_per_iter = measure_slope_ns (
-          [] (size_t it) { limit_latency_kernel (it); return true; },
-          xs, repetitions);
+      double ns_per_iter = ns_per_iteration (
+          [] (size_t it) { limit_latency_kernel (it); }, kIters / 4,
+          repetitions);
       if (ns_per_iter > 0)
-        t.latency = ns_to_cycles (ns_per_iter, mhz) / kLimitLatencyChain;
+        t.latency_ns = ns_per_iter / kLimitLatencyChain;
     }
   return t;
 }
@@ -927,6 +1011,15 @@ parse_compare_args (const std::vector<std::string> &args, CompareOptions *opt,
         }
       else if (a == "--disable-hwf" && has_val)
         opt->disable_hwf.push_back (args[++i]);
+      else if (a == "--libgcrypt" && has_val)
+        {
+          if (args[++i].empty ())
+            {
+              *err = "empty --libgcrypt path";
+              return false;
+            }
+          opt->libgcrypt.push_back (args[i]);
+        }
       else
         {
           *err = "unknown option or missing value: " + a;

@@ -119,29 +119,55 @@ enum AesForm { kFormXmm = 0, kFormYmm = 1, kFormZmm = 2, kNumForms = 3 };
 const char *aes_form_name (int form);   /* "xmm", "ymm", "zmm" */
 int aes_form_lanes (int form);          /* 1, 2, 4 blocks per instruction */
 
-/* Measured (or synthetic) timings of the round instruction, in cycles.  */
+/* Measured (or synthetic) timings of the round instruction, in
+ * nanoseconds, so no clock estimate enters the bound.  */
 struct AesInsnTiming
 {
   bool have[kNumForms] = { false, false, false };
-  double recip_tput[kNumForms] = { 0, 0, 0 };  /* cycles per instruction */
-  double latency = 0;                          /* cycles, xmm form */
+  /* Sustained time per instruction with kLimitChains independent chains
+   * (the fastest of all measurements).  */
+  double ns_per_insn[kNumForms] = { 0, 0, 0 };
+  double latency_ns = 0;                       /* dependent aesenc xmm */
 };
 
-/* The form with the lowest cycles per 16-byte lane (-1 if none).  */
-int best_aes_form (const AesInsnTiming &t);
+/* Keep the faster of A's and B's value of each field (absent values do
+ * not count): the bound is the best the units ever reached.  */
+void merge_fastest (AesInsnTiming *a, const AesInsnTiming &b);
+
+/* The form with the lowest time per 16-byte lane among the measured forms
+ * up to WIDEST (kFormXmm .. kFormZmm); -1 if none.  */
+int best_aes_form (const AesInsnTiming &t, int widest = kFormZmm);
+
+/* The widest form a library may use given its "hwflist" value (names
+ * each followed by ':', gcry_get_config (0, "hwflist")): zmm with
+ * intel-aesni, intel-vaes-vpclmul and intel-avx512 (gcipher's
+ * vaes-avx512 path), ymm with intel-aesni, intel-vaes-vpclmul and
+ * intel-avx2 (vaes-avx2), xmm with intel-aesni; -1 without AES-NI.  */
+int widest_aes_form_from_hwflist (const std::string &hwflist);
 
 /* Rounds (= round instructions per block) of AES with a KEYLEN-byte key
  * (FIPS-197 5: Nr = 10, 12, 14); 0 for other lengths.  */
 int aes_rounds (size_t keylen);
 
-/* The AES lower bound of a mode in cycles per byte:
- *   max (serial_blocks * rounds * latency,
- *        total_blocks  * rounds * recip_tput(best) / lanes(best))
- * with the per-byte block counts of ModeInfo (so for a parallel mode
- * rounds x reciprocal throughput / bytes per instruction, for a serial one
- * rounds x latency / 16).  0 if the timing is unknown.  */
-double limit_cycles_per_byte (const ModeInfo &m, bool enc, int rounds,
-                              const AesInsnTiming &t);
+/* Blocks of a message's serial chain that the out-of-order core may run
+ * beside the previous or next message's chain (the messages of a row
+ * are independent): a reorder buffer of up to 512 micro-ops (2026
+ * cores) holds at most 64 steps of a chain of at least 8 micro-ops per
+ * block.  */
+constexpr double kOverlapBlocks = 64;
+
+/* The AES bound of a mode in ns per byte of LEN-byte messages:
+ *   max (serial_chain * rounds * latency,
+ *        total_blocks * rounds * ns_per_insn(f) / lanes(f))
+ * with the per-byte block counts of ModeInfo, f = best_aes_form (T,
+ * WIDEST), and serial_chain the serial blocks per byte less
+ * kOverlapBlocks per message (LEN 0: no allowance, endless messages):
+ * for a parallel mode rounds x time per instruction / blocks per
+ * instruction / 16, for a serial one rounds x latency / 16 on long
+ * messages.  0 if the timing is unknown.  */
+double limit_ns_per_byte (const ModeInfo &m, bool enc, int rounds,
+                          const AesInsnTiming &t, int widest = kFormZmm,
+                          size_t len = 0);
 
 /* best-peer / gcipher: the fastest peer's ns/B over gcipher's (above 1:
  * gcipher is faster).  Peers <= 0 are absent; 0 if gcipher or every peer
@@ -158,9 +184,11 @@ struct CpuAesForms
 };
 CpuAesForms detect_aes_forms ();
 
-/* Measure the forms the CPU has (bench-limit-*.cpp kernels) and convert to
- * cycles with MHZ.  All have[] false where no kernel exists.  */
-AesInsnTiming measure_aes_insn (double mhz, int repetitions = 8);
+/* Measure the forms the CPU has (bench-limit-*.cpp kernels) in ns per
+ * instruction: each kernel's fastest of REPETITIONS runs at two lengths,
+ * the difference over the extra instructions (so the timer's own cost
+ * drops out).  All have[] false where no kernel exists.  */
+AesInsnTiming measure_aes_insn (int repetitions = 8);
 
 /* ---- Parsing ------------------------------------------------------------ */
 
@@ -263,6 +291,8 @@ struct CompareOptions
   std::vector<const ModeInfo *> modes;   /* empty: default list */
   int rounds = 5;
   std::vector<std::string> disable_hwf;
+  /* --libgcrypt PATH, in order; empty: the system library.  */
+  std::vector<std::string> libgcrypt;
   bool csv = false;
   double target_ms = 2.0;     /* length of one measurement */
   std::vector<std::string> algos;        /* empty: aes aes192 aes256 */

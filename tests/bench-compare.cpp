@@ -1,28 +1,36 @@
-/* bench-compare.cpp - gcipher against the system libgcrypt and OpenSSL 3,
- * in one process, with the AES round-instruction lower bound.
+/* bench-compare.cpp - gcipher against libgcrypt builds and OpenSSL 3, in
+ * one process, with the AES round-instruction lower bound.
  *
  * Usage:
  *   bench-compare [--sizes N,N,...] [--modes M,M,...|all] [--rounds N]
- *                 [--ms MS] [--disable-hwf NAME]... [--csv] [ALGO...]
+ *                 [--ms MS] [--disable-hwf NAME]... [--libgcrypt PATH]...
+ *                 [--csv] [ALGO...]
  *
  * ALGO: libgcrypt names (aes, aes192, aes256, ...; default the three AES
  * key sizes).  Modes: ECB CBC CFB CFB8 OFB CTR XTS CCM EAX GCM OCB SIV
  * GCM-SIV (default all).  Sizes: message lengths in bytes, multiples of
  * 16, k/m suffixes allowed (default 16,64,256,1k,4k,16k,64k).
  *
- * The three sides:
+ * The sides, in column order:
  *   gcipher    linked statically (../src/libgcipher-static.la), called
  *              through the public gcry_* API;
- *   libgcrypt  the system libgcrypt.so.20, loaded with dlmopen in its own
- *              namespace (tests/sysgcrypt.h), the same API;
+ *   libgcrypt  each --libgcrypt PATH in order (by default the system
+ *              libgcrypt.so.20), every one loaded with dlmopen into a
+ *              namespace of its own (sysgcrypt_open, tests/sysgcrypt.h),
+ *              the same API; labelled "libgcrypt " + its
+ *              gcry_check_version (NULL) ("libgcrypt 1.10.1"), a second
+ *              library of the same version " #2"; a named PATH that does
+ *              not load stops the run (exit status 2), a missing system
+ *              library is a warning;
  *   openssl    libcrypto through EVP (EVP_CIPHER_fetch "AES-128-GCM",
  *              "ARIA-128-CTR" ..., "ChaCha20-Poly1305"; AES, ARIA and
  *              ChaCha20-Poly1305 only;
  *              a cipher it cannot fetch is `-': EAX, and GCM-SIV before
  *              OpenSSL 3.2).
- * --disable-hwf NAME goes to gcipher and to the system libgcrypt before
- * either initialises (a name one of them rejects gives a warning); OpenSSL
- * is not affected.
+ * --disable-hwf NAME goes to gcipher and to every libgcrypt before it
+ * initialises (a name one of them rejects gives a warning naming it);
+ * OpenSSL is not affected.  Each peer gets a ratio column (its ns/B over
+ * gcipher's) and "best" is the fastest peer's over gcipher's.
  *
  * A measurement is one full message per call, on the same buffers for
  * every side: the IV (tweak, counter, nonce) is set, then the whole
@@ -50,13 +58,17 @@
  * shows the rounds' progress).
  *
  * The bound: bench::measure_aes_insn times AES round instructions (xmm
- * AES-NI, ymm VAES, zmm VAES-512, only the forms this CPU has) and their
- * latency, in cycles from the auto-Mhz estimate; a row's limit is
- * bench::limit_cycles_per_byte (parallel modes: rounds x reciprocal
- * throughput / bytes per instruction of the best form; serial chains:
- * rounds x latency / 16) converted back to ns/B with a clock estimate
- * taken right after the row (a side that disagreed in the cross-check is
- * shown as `-').  A row nobody can run is left out.
+ * AES-NI, ymm VAES, zmm VAES-512, only the forms this CPU has), each with
+ * kLimitChains independent chains, in ns per instruction, and the latency
+ * of dependent aesenc; at start-up and again every 16 rows, keeping the
+ * fastest (the clock of a shared host moves).  A row's limit is
+ * bench::limit_ns_per_byte with the forms gcipher's hardware features
+ * (its hwflist after --disable-hwf) allow: parallel modes rounds x ns per
+ * instruction / blocks per instruction / 16, serial chains rounds x
+ * latency / 16 (less the blocks the out-of-order core may overlap with
+ * the next message).  No clock estimate enters it; the clock estimate
+ * after each row is only for the cycles bench-report shows.  A row
+ * nobody can run is left out.
  *
  * Output: see doc/gcipher.md 12 (`tests/bench-compare').
  */
@@ -78,6 +90,7 @@
 #include <vector>
 
 #include "bench-common.h"
+#include "bench-limit.h"
 #include "sysgcrypt.h"
 
 namespace {
@@ -86,8 +99,19 @@ constexpr const char *kPgm = "bench-compare";
 constexpr size_t kNonceLen = 12;
 constexpr size_t kTagLen = 16;
 
-enum SideId { kGcipher = 0, kSystem = 1, kOpenssl = 2, kNumSides = 3 };
-const char *const kSideName[kNumSides] = { "gcipher", "libgcrypt", "openssl" };
+/* The libraries compared: gcipher first, then every libgcrypt
+ * (--libgcrypt, each in its own dlmopen namespace; by default the system
+ * one), then OpenSSL.  */
+struct Side
+{
+  std::string label;        /* "gcipher", "libgcrypt 1.10.1", "openssl" */
+  std::string head1, head2; /* text heading, two lines */
+  std::string key;          /* CSV column prefix (csv_key of label) */
+  const sysgcrypt *api;     /* NULL: OpenSSL */
+};
+constexpr size_t kGcipher = 0;
+std::vector<Side> g_sides;
+size_t g_openssl;           /* index of OpenSSL in g_sides */
 
 bench::CompareOptions opt;
 int exit_status = 0;
@@ -461,7 +485,7 @@ calibrate (SideState &s, const RowSpec &r, const Buffers &b)
 struct Result
 {
   RowSpec row;
-  double ns_per_byte[kNumSides] = { 0, 0, 0 };   /* 0: side lacks it */
+  std::vector<double> ns_per_byte;   /* per side; 0: side lacks it */
   double limit_ns_per_byte = 0;
   double mhz = 0;          /* clock estimate right after the row */
   /* gcipher's time per byte of this row over gcipher's time per byte of
@@ -487,14 +511,12 @@ reference_mode (const RowSpec &r)
   return nullptr;
 }
 
-const sysgcrypt *g_api[2];   /* gcipher, system (may be NULL) */
-
 /* A row across the rounds: its runners, the reference ciphertext and tag
  * (the input of a decryption row), and per-round clock estimates.  */
 struct RowState
 {
   RowSpec row;
-  SideState side[kNumSides];
+  std::vector<SideState> side;
   std::vector<unsigned char> ct;
   unsigned char tag[kTagLen];
   std::vector<double> mhz;
@@ -506,20 +528,18 @@ bool
 prepare_row (RowState &st, Buffers &b)
 {
   const RowSpec &r = st.row;
-  SideState *side = st.side;
-  for (int i = 0; i < kNumSides; i++)
-    {
-      if (i == kOpenssl)
-        side[i].run = EvpRunner::create (r);
-      else if (g_api[i])
-        side[i].run = GcryRunner::create (g_api[i], r);
-    }
+  const size_t nsides = g_sides.size ();
+  st.side.resize (nsides);
+  std::vector<SideState> &side = st.side;
+  for (size_t i = 0; i < nsides; i++)
+    side[i].run = g_sides[i].api ? GcryRunner::create (g_sides[i].api, r)
+                                 : EvpRunner::create (r);
 
   /* Reference encryption and the cross-check.  */
   bool have_ref = false;
   st.ct.assign (r.len, 0);
   memset (st.tag, 0, sizeof st.tag);
-  for (int i = 0; i < kNumSides; i++)
+  for (size_t i = 0; i < nsides; i++)
     {
       if (!side[i].run)
         continue;
@@ -548,7 +568,7 @@ prepare_row (RowState &st, Buffers &b)
   memcpy (b.cipher, st.ct.data (), r.len);
   memcpy (b.tag, st.tag, kTagLen);
   bool any = false;
-  for (int i = 0; i < kNumSides; i++)
+  for (size_t i = 0; i < nsides; i++)
     {
       if (!side[i].run)
         continue;
@@ -564,9 +584,10 @@ prepare_row (RowState &st, Buffers &b)
       if (side[i].mismatch)
         {
           fprintf (stderr, "%s: warning: %s %s %s %zu bytes: %s disagrees"
-                   " with %s\n", kPgm, g_api[0]->cipher_algo_name (r.algo),
-                   r.mode->name, r.enc ? "enc" : "dec", r.len, kSideName[i],
-                   i ? kSideName[0] : "the others");
+                   " with %s\n", kPgm, gcry_cipher_algo_name (r.algo),
+                   r.mode->name, r.enc ? "enc" : "dec", r.len,
+                   g_sides[i].label.c_str (),
+                   i ? g_sides[0].label.c_str () : "the others");
           exit_status = 1;
           side[i].run.reset ();
           continue;
@@ -581,16 +602,17 @@ prepare_row (RowState &st, Buffers &b)
 }
 
 /* One round of a row: every side once, the order rotating with ROUND, then
- * a clock estimate (the bound is fixed in cycles, the clock drifts).  */
+ * a clock estimate (for the cycles of bench-report's tables).  */
 void
 measure_round (RowState &st, Buffers &b, int round)
 {
   const RowSpec &r = st.row;
   memcpy (b.cipher, st.ct.data (), r.len);
   memcpy (b.tag, st.tag, kTagLen);
-  for (int k = 0; k < kNumSides; k++)
+  const size_t nsides = st.side.size ();
+  for (size_t k = 0; k < nsides; k++)
     {
-      int i = (round + k) % kNumSides;
+      size_t i = ((size_t) round + k) % nsides;
       SideState &sd = st.side[i];
       if (!sd.run)
         continue;
@@ -599,8 +621,8 @@ measure_round (RowState &st, Buffers &b, int round)
         {
           fprintf (stderr, "%s: warning: %s %s %s %zu bytes: %s failed"
                    " during timing\n", kPgm,
-                   g_api[0]->cipher_algo_name (r.algo), r.mode->name,
-                   r.enc ? "enc" : "dec", r.len, kSideName[i]);
+                   gcry_cipher_algo_name (r.algo), r.mode->name,
+                   r.enc ? "enc" : "dec", r.len, g_sides[i].label.c_str ());
           exit_status = 1;
           sd.run.reset ();
           sd.ns_per_call.clear ();
@@ -617,7 +639,8 @@ row_result (const RowState &st)
 {
   Result res;
   res.row = st.row;
-  for (int i = 0; i < kNumSides; i++)
+  res.ns_per_byte.assign (g_sides.size (), 0);
+  for (size_t i = 0; i < st.side.size (); i++)
     if (st.side[i].run && !st.side[i].ns_per_call.empty ())
       res.ns_per_byte[i] = bench::median (st.side[i].ns_per_call)
                            / (double) st.row.len;
@@ -654,16 +677,55 @@ size_label (size_t n)
 }
 
 double g_mhz;
+/* The fastest AES round instruction timings of the run (measured at
+ * start-up and again after every round), the widest form gcipher may
+ * use (its hwflist after --disable-hwf), and how many measurements.  */
 bench::AesInsnTiming g_insn;
+int g_widest = -1;
+int g_insn_runs;
+
+/* The instruction rates are measured again after this many rows of a
+ * round and at its end (about 0.5 ms each), and the fastest of all
+ * measurements kept: the guest's clock moves with the host's load
+ * (3.8-4.0 GHz seen within a minute), and a bound taken only while the
+ * clock was low would sit above rows measured while it was high.  With
+ * measurements spread over the same time as the rows, the bound comes
+ * from the highest clock any row may have had.  */
+constexpr size_t kRowsPerInsnRun = 16;
+
+void
+remeasure_aes_insn ()
+{
+  bench::merge_fastest (&g_insn, bench::measure_aes_insn (8));
+  g_insn_runs++;
+}
+
+/* Text columns: the ns/B column of side I is this wide.  */
+int
+col_width (size_t i)
+{
+  int w = (int) g_sides[i].head2.size ();
+  return w < 9 ? 9 : w;
+}
+
+std::string
+ratio_cell (double ratio)
+{
+  char buf[32] = "-";
+  if (ratio > 0)
+    snprintf (buf, sizeof buf, "%.2f%s", ratio, ratio < 1 ? " <" : "");
+  return buf;
+}
 
 void
 print_result (const Result &res)
 {
   const RowSpec &r = res.row;
-  const char *algo = g_api[0]->cipher_algo_name (r.algo);
+  const char *algo = gcry_cipher_algo_name (r.algo);
   double g = res.ns_per_byte[kGcipher];
-  double ratio = bench::ratio_best_peer (
-      g, { res.ns_per_byte[kSystem], res.ns_per_byte[kOpenssl] });
+  std::vector<double> peers (res.ns_per_byte.begin () + 1,
+                             res.ns_per_byte.end ());
+  double best = bench::ratio_best_peer (g, peers);
   double pct = bench::percent_of_limit (res.limit_ns_per_byte, g);
   if (opt.csv)
     {
@@ -676,78 +738,137 @@ print_result (const Result &res)
       };
       std::vector<std::string> f = {
         algo, std::to_string (r.keylen * 8), r.mode->name,
-        r.enc ? "enc" : "dec", std::to_string (r.len),
-        num (g), num (res.ns_per_byte[kSystem]),
-        num (res.ns_per_byte[kOpenssl]), num (ratio),
-        num (res.limit_ns_per_byte), num (pct), num (res.mhz),
-        res.ref_ratio > 0 ? reference_mode (r) : "", num (res.ref_ratio) };
+        r.enc ? "enc" : "dec", std::to_string (r.len), num (g) };
+      for (size_t i = 1; i < g_sides.size (); i++)
+        {
+          f.push_back (num (res.ns_per_byte[i]));
+          f.push_back (num (bench::ratio_best_peer (g, { res.ns_per_byte[i] })));
+        }
+      for (const std::string &v :
+           { num (best), num (res.limit_ns_per_byte), num (pct),
+             num (res.mhz),
+             std::string (res.ref_ratio > 0 ? reference_mode (r) : ""),
+             num (res.ref_ratio) })
+        f.push_back (v);
       printf ("%s\n", bench::format_csv_line (f).c_str ());
     }
   else
     {
-      char ratio_s[32] = "-", pct_s[32] = "-", ref_s[32] = "-";
+      char pct_s[32] = "-", ref_s[32] = "-";
       if (res.ref_ratio > 0)
         snprintf (ref_s, sizeof ref_s, "%.2f %s", res.ref_ratio,
                   reference_mode (r));
-      if (ratio > 0)
-        snprintf (ratio_s, sizeof ratio_s, "%.2f%s", ratio,
-                  ratio < 1 ? " <" : "");
       if (pct > 0)
         snprintf (pct_s, sizeof pct_s, "%.0f%%", pct);
-      printf ("%-8s %-7s %-3s %6s %9s %9s %9s %7s %9s %7s %9s\n", algo,
-              r.mode->name, r.enc ? "enc" : "dec", size_label (r.len).c_str (),
-              fmt (g).c_str (), fmt (res.ns_per_byte[kSystem]).c_str (),
-              fmt (res.ns_per_byte[kOpenssl]).c_str (), ratio_s,
+      printf ("%-8s %-7s %-3s %6s", algo, r.mode->name,
+              r.enc ? "enc" : "dec", size_label (r.len).c_str ());
+      for (size_t i = 0; i < g_sides.size (); i++)
+        {
+          printf (" %*s", col_width (i), fmt (res.ns_per_byte[i]).c_str ());
+          if (i)
+            printf (" %7s", ratio_cell (bench::ratio_best_peer (
+                                g, { res.ns_per_byte[i] })).c_str ());
+        }
+      printf (" %7s %9s %7s %9s\n", ratio_cell (best).c_str (),
               fmt (res.limit_ns_per_byte).c_str (), pct_s, ref_s);
     }
   fflush (stdout);
 }
 
 void
-print_preamble (const sysgcrypt *sys)
+print_preamble ()
 {
   const char *p = opt.csv ? "# " : "";
-  printf ("%sbench-compare: gcipher %s (static) | libgcrypt %s (%s) | %s\n",
-          p, g_api[0]->check_version (nullptr),
-          sys ? sys->version : "-", sys ? sys->path : sysgcrypt_error (),
-          OpenSSL_version (OPENSSL_VERSION));
-  printf ("%sclock %.0f MHz (auto, dependent-add chain)\n", p, g_mhz);
-  printf ("%sAES round instruction (cycles):", p);
+  printf ("%sbench-compare: gcipher %s (static)", p,
+          gcry_check_version (nullptr));
+  for (const Side &s : g_sides)
+    if (s.api && s.api != g_sides[kGcipher].api)
+      printf (" | %s (%s)", s.label.c_str (), s.api->path);
+  if (g_sides.size () == 2)
+    printf (" | no libgcrypt");
+  printf (" | %s\n", OpenSSL_version (OPENSSL_VERSION));
+  printf ("%sclock %.0f MHz (auto, dependent-add chain; used for cycles"
+          " only)\n", p, g_mhz);
+  printf ("%sAES round instructions, %d independent chains, fastest of %d"
+          " measurements:", p, bench::kLimitChains, g_insn_runs);
   bool any = false;
   for (int f = 0; f < bench::kNumForms; f++)
     if (g_insn.have[f])
       {
-        printf (" %s %.2f/insn (%.3f/block)", bench::aes_form_name (f),
-                g_insn.recip_tput[f],
-                g_insn.recip_tput[f] / bench::aes_form_lanes (f));
+        printf (" %s %.4f ns/insn (%.2f cycles, %.4f ns/block)",
+                bench::aes_form_name (f), g_insn.ns_per_insn[f],
+                bench::ns_to_cycles (g_insn.ns_per_insn[f], g_mhz),
+                g_insn.ns_per_insn[f] / bench::aes_form_lanes (f));
         any = true;
       }
   if (any)
-    printf ("; latency %.2f; bound uses %s\n", g_insn.latency,
-            bench::aes_form_name (bench::best_aes_form (g_insn)));
+    {
+      printf ("; latency %.4f ns (%.2f cycles)\n", g_insn.latency_ns,
+              bench::ns_to_cycles (g_insn.latency_ns, g_mhz));
+      int f = bench::best_aes_form (g_insn, g_widest);
+      if (f >= 0)
+        printf ("%sbound: gcipher's hardware features allow up to %s;"
+                " parallel work at %s (%.4f ns/block), serial chains at"
+                " the latency\n", p, bench::aes_form_name (g_widest),
+                bench::aes_form_name (f),
+                g_insn.ns_per_insn[f] / bench::aes_form_lanes (f));
+      else
+        printf ("%sbound: none (AES-NI disabled in gcipher)\n", p);
+    }
   else
     printf (" not measured (no kernels for this CPU)\n");
   if (!opt.disable_hwf.empty ())
     {
-      printf ("%sdisabled hwf (gcipher, libgcrypt; not OpenSSL):", p);
+      printf ("%sdisabled hwf (gcipher, every libgcrypt; not OpenSSL):", p);
       for (const std::string &h : opt.disable_hwf)
         printf (" %s", h.c_str ());
       putchar ('\n');
     }
   printf ("%smedian of %d rounds of ~%.1f ms; ns per byte of one message;"
-          " ratio = best peer / gcipher (>1: gcipher faster, `<' marks"
-          " gcipher behind); limit = AES-instruction bound, %%limit ="
-          " limit / gcipher; xref = gcipher's time per byte over its own"
-          " CTR (or CBC encryption) row of the same algorithm and size\n",
+          " ratio = that library / gcipher, best = fastest peer / gcipher"
+          " (>1: gcipher faster, `<' marks gcipher behind); limit ="
+          " AES-instruction bound, %%limit = limit / gcipher; xref ="
+          " gcipher's time per byte over its own CTR (or CBC encryption)"
+          " row of the same algorithm and size\n",
           p, opt.rounds, opt.target_ms);
   if (opt.csv)
-    printf ("algo,keybits,mode,dir,bytes,gcipher_ns_per_byte,"
-            "libgcrypt_ns_per_byte,openssl_ns_per_byte,ratio,"
-            "limit_ns_per_byte,limit_percent,mhz,ref_mode,ref_ratio\n");
+    {
+      printf ("algo,keybits,mode,dir,bytes,gcipher_ns_per_byte");
+      for (size_t i = 1; i < g_sides.size (); i++)
+        printf (",%s_ns_per_byte,%s_ratio", g_sides[i].key.c_str (),
+                g_sides[i].key.c_str ());
+      printf (",best_ratio,limit_ns_per_byte,limit_percent,mhz,ref_mode,"
+              "ref_ratio\n");
+    }
   else
-    printf ("%-8s %-7s %-3s %6s %9s %9s %9s %7s %9s %7s %9s\n", "algo",
-            "mode", "dir", "bytes", "gcipher", "libgcrypt", "openssl",
-            "ratio", "limit", "%limit", "xref");
+    {
+      /* Two heading lines: "libgcrypt" over each libgcrypt's version.  */
+      for (int line = 0; line < 2; line++)
+        {
+          char cell[256];
+          snprintf (cell, sizeof cell, "%-8s %-7s %-3s %6s",
+                    line ? "algo" : "", line ? "mode" : "",
+                    line ? "dir" : "", line ? "bytes" : "");
+          std::string h = cell;
+          for (size_t i = 0; i < g_sides.size (); i++)
+            {
+              const Side &s = g_sides[i];
+              snprintf (cell, sizeof cell, " %*s", col_width (i),
+                        (line ? s.head2 : s.head1).c_str ());
+              h += cell;
+              if (i)
+                h += line ? "   ratio" : "        ";
+            }
+          if (line)
+            {
+              snprintf (cell, sizeof cell, " %7s %9s %7s %9s", "best",
+                        "limit", "%limit", "xref");
+              h += cell;
+            }
+          h.erase (h.find_last_not_of (' ') + 1);
+          printf ("%s\n", h.c_str ());
+        }
+    }
   fflush (stdout);
 }
 
@@ -758,9 +879,106 @@ usage (int status, const std::string &why)
     fprintf (stderr, "%s: %s\n", kPgm, why.c_str ());
   fprintf (status ? stderr : stdout,
            "usage: %s [--sizes N,N,...] [--modes M,M,...|all] [--rounds N]\n"
-           "       [--ms MS] [--disable-hwf NAME]... [--csv] [ALGO...]\n",
-           kPgm);
+           "       [--ms MS] [--disable-hwf NAME]... [--libgcrypt PATH]...\n"
+           "       [--csv] [ALGO...]\n"
+           "  --libgcrypt PATH  compare with the libgcrypt.so.20 at PATH,"
+           " loaded into a\n"
+           "                    namespace of its own; repeat for more"
+           " columns (default:\n"
+           "                    the system library, %s)\n",
+           kPgm, *sysgcrypt_default_path () ? sysgcrypt_default_path ()
+                                            : "none configured");
   exit (status);
+}
+
+/* Load every --libgcrypt (or the system library), with the --disable-hwf
+ * names, and add their sides.  False (after a message) if a named
+ * library cannot be used.  */
+bool
+load_libgcrypts ()
+{
+  std::vector<std::string> paths = opt.libgcrypt;
+  bool named = !paths.empty ();
+  if (!named)
+    {
+      if (!*sysgcrypt_default_path ())
+        {
+          fprintf (stderr, "%s: warning: no system libgcrypt configured"
+                   " (--with-system-libgcrypt); pass --libgcrypt PATH\n",
+                   kPgm);
+          return true;
+        }
+      paths.push_back (sysgcrypt_default_path ());
+    }
+  std::vector<const char *> hwf;
+  for (const std::string &h : opt.disable_hwf)
+    hwf.push_back (h.c_str ());
+  static std::vector<std::string> keep;   /* the paths the tables point to */
+  keep.reserve (paths.size ());
+  for (const std::string &path : paths)
+    {
+      keep.push_back (path);
+      char why[512], rejected[512];
+      const sysgcrypt *api = sysgcrypt_open (
+          keep.back ().c_str (), hwf.data (), (int) hwf.size (), why,
+          sizeof why, rejected, sizeof rejected);
+      if (!api)
+        {
+          if (!named)
+            {
+              fprintf (stderr, "%s: warning: no system libgcrypt: %s\n",
+                       kPgm, why);
+              return true;
+            }
+          fprintf (stderr, "%s: cannot use --libgcrypt %s: %s\n", kPgm,
+                   path.c_str (), why);
+          return false;
+        }
+      Side s;
+      s.label = std::string ("libgcrypt ") + api->version;
+      s.head1 = "libgcrypt";
+      s.head2 = api->version;
+      /* The same version twice (two builds, or one file twice): number
+       * the later columns.  */
+      int same = 1;
+      for (const Side &o : g_sides)
+        if (o.api && o.label.compare (0, s.label.size (), s.label) == 0)
+          same++;
+      if (same > 1)
+        {
+          s.label += " #" + std::to_string (same);
+          s.head2 += " #" + std::to_string (same);
+        }
+      for (const char *w = rejected; *w;)
+        {
+          const char *sp = strchr (w, ' ');
+          fprintf (stderr, "%s: warning: %s (%s) does not know hardware"
+                   " feature `%.*s'\n", kPgm, s.label.c_str (), api->path,
+                   (int) (sp - w), w);
+          w = sp + 1;
+        }
+      api->control (GCRYCTL_DISABLE_SECMEM, 0);
+      api->control (GCRYCTL_INITIALIZATION_FINISHED, 0);
+      s.api = api;
+      g_sides.push_back (s);
+    }
+  return true;
+}
+
+/* CSV column prefix of a label: spaces and CSV-special characters to
+ * '-', '#' dropped ("libgcrypt 1.10.1 #2" -> "libgcrypt-1.10.1-2").  */
+std::string
+csv_key (const std::string &label)
+{
+  std::string k;
+  for (char c : label)
+    if (c == '#')
+      continue;
+    else if (c == ' ' || c == ',' || c == '"' || c == '\n' || c == '\r')
+      k += '-';
+    else
+      k += c;
+  return k;
 }
 
 } // namespace
@@ -781,38 +999,27 @@ main (int argc, char **argv)
   if (opt.algos.empty ())
     opt.algos = { "aes", "aes192", "aes256" };
 
-  /* Hardware features off on both gcrypt sides before they initialise. */
+  /* Hardware features off on every gcrypt side before it initialises. */
   for (const std::string &h : opt.disable_hwf)
-    {
-      if (gcry_control (GCRYCTL_DISABLE_HWF, h.c_str (), NULL))
-        fprintf (stderr, "%s: warning: gcipher does not know hardware"
-                 " feature `%s'\n", kPgm, h.c_str ());
-      sysgcrypt_disable_hwf (h.c_str ());
-    }
+    if (gcry_control (GCRYCTL_DISABLE_HWF, h.c_str (), NULL))
+      fprintf (stderr, "%s: warning: gcipher does not know hardware"
+               " feature `%s'\n", kPgm, h.c_str ());
   gcry_check_version (NULL);
   gcry_control (GCRYCTL_DISABLE_SECMEM, 0);
   gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
   static sysgcrypt own = gcipher_table ();
-  g_api[kGcipher] = &own;
-
-  const sysgcrypt *sys = sysgcrypt_load ();
-  if (!sys)
-    fprintf (stderr, "%s: warning: no system libgcrypt: %s\n", kPgm,
-             sysgcrypt_error ());
-  else
+  g_sides.push_back (Side{ "gcipher", "", "gcipher", "gcipher", &own });
+  if (!load_libgcrypts ())
+    return 2;
+  g_openssl = g_sides.size ();
+  g_sides.push_back (Side{ "openssl", "", "openssl", "openssl", nullptr });
+  for (Side &s : g_sides)
+    s.key = csv_key (s.label);
+  if (char *hw = gcry_get_config (0, "hwflist"))
     {
-      for (const char *s = sysgcrypt_rejected_hwf (); *s;)
-        {
-          const char *sp = strchr (s, ' ');
-          fprintf (stderr, "%s: warning: the system libgcrypt does not know"
-                   " hardware feature `%.*s'\n", kPgm, (int) (sp - s), s);
-          s = sp + 1;
-        }
-      sys->control (GCRYCTL_DISABLE_SECMEM, 0);
-      sys->control (GCRYCTL_INITIALIZATION_FINISHED, 0);
+      g_widest = bench::widest_aes_form_from_hwflist (hw);
+      gcry_free (hw);
     }
-  g_api[kSystem] = sys;
-
   size_t maxlen = 0;
   for (size_t s : opt.sizes)
     maxlen = s > maxlen ? s : maxlen;
@@ -841,8 +1048,10 @@ main (int argc, char **argv)
 
   bench::spin_warmup (200);
   g_mhz = bench::estimate_cpu_mhz (32);
-  g_insn = bench::measure_aes_insn (g_mhz);
-  print_preamble (sys);
+  /* The AES instruction rates: at start-up, then between the rows (see
+   * remeasure_aes_insn).  */
+  g_insn = bench::measure_aes_insn (32);
+  g_insn_runs = 1;
 
   /* Set every row up, then run the rounds over all rows: a round of a
    * row lasts a few ms, and spreading a row's rounds over the whole run
@@ -851,8 +1060,8 @@ main (int argc, char **argv)
   for (const std::string &name : opt.algos)
     {
       int algo = gcry_cipher_map_name (name.c_str ());
-      if (!algo && sys)
-        algo = sys->cipher_map_name (name.c_str ());
+      for (size_t i = 1; !algo && i < g_openssl; i++)
+        algo = g_sides[i].api->cipher_map_name (name.c_str ());
       if (!algo)
         {
           fprintf (stderr, "%s: unknown algorithm `%s'\n", kPgm,
@@ -861,8 +1070,8 @@ main (int argc, char **argv)
           continue;
         }
       size_t keylen = gcry_cipher_get_algo_keylen (algo);
-      if (!keylen && sys)
-        keylen = sys->cipher_get_algo_keylen (algo);
+      for (size_t i = 1; !keylen && i < g_openssl; i++)
+        keylen = g_sides[i].api->cipher_get_algo_keylen (algo);
       if (!keylen || keylen > 32)
         {
           fprintf (stderr, "%s: %s: no usable key length\n", kPgm,
@@ -883,12 +1092,20 @@ main (int argc, char **argv)
   bool progress = isatty (2);
   for (int round = 0; round < opt.rounds; round++)
     {
+      size_t n = 0;
       for (auto &st : rows)
-        measure_round (*st, b, round);
+        {
+          measure_round (*st, b, round);
+          if (++n % kRowsPerInsnRun == 0 || n == rows.size ())
+            remeasure_aes_insn ();
+        }
       if (progress)
         fprintf (stderr, "%s: round %d/%d done\n", kPgm, round + 1,
                  opt.rounds);
     }
+  /* The header (it shows the instruction rates of the whole run), then
+   * the table.  */
+  print_preamble ();
   std::vector<Result> results;
   for (auto &st : rows)
     {
@@ -896,11 +1113,9 @@ main (int argc, char **argv)
       int algo = st->row.algo;
       if (algo == GCRY_CIPHER_AES || algo == GCRY_CIPHER_AES192
           || algo == GCRY_CIPHER_AES256)
-        res.limit_ns_per_byte = bench::cycles_to_ns (
-            bench::limit_cycles_per_byte (*st->row.mode, st->row.enc,
-                                          bench::aes_rounds (st->row.keylen),
-                                          g_insn),
-            res.mhz);
+        res.limit_ns_per_byte = bench::limit_ns_per_byte (
+            *st->row.mode, st->row.enc, bench::aes_rounds (st->row.keylen),
+            g_insn, g_widest, st->row.len);
       results.push_back (res);
     }
   for (Result &res : results)

@@ -1,25 +1,22 @@
-/* bench-limit-x86.cpp - AES round-instruction kernels for the lower bound
- * of tests/bench-compare (see bench-limit.h).
+/* bench-limit-x86.cpp - AES round-instruction kernels for the bound of
+ * tests/bench-compare (see bench-limit.h).
  *
- * Compiled with -maes -mvaes -mavx512f (tests/Makefile.am), so nothing but
- * the kernels lives here: everything else, the CPU checks included, is in
- * bench-common.cpp, built with the default flags.
- *
- *   throughput: kLimitChains independent accumulators, each one AES round
- *     instruction per iteration with a fixed round key; with more chains
- *     than latency x issue width, the loop runs at the instruction's
- *     reciprocal throughput.
+ *   throughput: kLimitChains independent accumulators (15 on x86-64, 7 on
+ *     i386: every vector register but the one holding the round key),
+ *     each one AES round instruction per iteration, all with the same
+ *     round key; no instruction depends on another of the same iteration,
+ *     so the loop runs at the sustained rate of the AES units.
  *   latency: one accumulator, kLimitLatencyChain dependent aesenc per
  *     iteration.
  *
- * The xmm kernels are written in inline assembly with the legacy (non-VEX)
- * encoding, the form gcipher's AES-NI path executes, so they also run on
- * AES-NI CPUs without AVX; the ymm and zmm forms use the VAES intrinsics
- * (Intel SDM, VAESENC).  Accumulators end in a volatile sink so the
- * compiler keeps every instruction.
+ * Every kernel is one asm statement holding the whole loop, so the
+ * compiler can neither drop, merge nor reorder the instructions (the
+ * asm is volatile and the accumulators are clobbered registers).  xmm
+ * uses the legacy (non-VEX) aesenc that gcipher's AES-NI path runs, so
+ * it also works on AES-NI CPUs without AVX; ymm and zmm are VAES
+ * (vaesenc with VEX and EVEX encodings).  Nothing here needs compiler
+ * ISA flags: the assembler takes the mnemonics as they are.
  */
-#include <immintrin.h>
-
 #include <cstddef>
 
 #include "bench-limit.h"
@@ -27,93 +24,147 @@
 namespace bench {
 
 #ifdef __x86_64__
-const int kLimitChains = 12;
+const int kLimitChains = 15;
 #else
-const int kLimitChains = 6;     /* i386 has xmm0..xmm7 only */
+const int kLimitChains = 7;     /* i386 has xmm0..xmm7 only */
 #endif
 const int kLimitLatencyChain = 16;
 
 namespace {
 
-volatile long long sink;
+/* One iteration: the round instruction OP (prefix P, key register K) on
+ * the accumulator registers.  */
+#define R(op, p, k, n) op " %%" p k ", %%" p #n ", %%" p #n "\n\t"
+#define LEG(n) "aesenc %%xmm15, %%xmm" #n "\n\t"
+#define LEG32(n) "aesenc %%xmm7, %%xmm" #n "\n\t"
 
-#define AESENC_KEY_X(n) "aesenc %%xmm7, %%xmm" #n "\n\t"
+#ifdef __x86_64__
+#define CHAINS15(X) X (0) X (1) X (2) X (3) X (4) X (5) X (6) X (7) \
+                    X (8) X (9) X (10) X (11) X (12) X (13) X (14)
+#define VAES_Y(n) R ("vaesenc", "ymm", "15", n)
+#define VAES_Z(n) R ("vaesenc", "zmm", "15", n)
+#define ZERO_X "pxor %%xmm0, %%xmm0\n\t" "pcmpeqd %%xmm15, %%xmm15\n\t"
+#define COPY_X(n) "movdqa %%xmm0, %%xmm" #n "\n\t"
+#define COPY_Y(n) "vmovdqa %%ymm0, %%ymm" #n "\n\t"
+#define COPY_Z(n) "vmovdqa64 %%zmm0, %%zmm" #n "\n\t"
+#define CLOBBER_16 "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", \
+                   "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",      \
+                   "xmm13", "xmm14", "xmm15"
 
 void
 tput_xmm (size_t iters)
 {
-#ifdef __x86_64__
-  __asm__ volatile ("pxor %%xmm0, %%xmm0\n\t"
-                    "pcmpeqd %%xmm15, %%xmm15\n\t"
-                    "movdqa %%xmm0, %%xmm1\n\t" "movdqa %%xmm0, %%xmm2\n\t"
-                    "movdqa %%xmm0, %%xmm3\n\t" "movdqa %%xmm0, %%xmm4\n\t"
-                    "movdqa %%xmm0, %%xmm5\n\t" "movdqa %%xmm0, %%xmm6\n\t"
-                    "movdqa %%xmm0, %%xmm8\n\t" "movdqa %%xmm0, %%xmm9\n\t"
-                    "movdqa %%xmm0, %%xmm10\n\t" "movdqa %%xmm0, %%xmm11\n\t"
-                    "movdqa %%xmm0, %%xmm12\n\t" "movdqa %%xmm0, %%xmm13\n\t"
+  __asm__ volatile (ZERO_X
+                    COPY_X (1) COPY_X (2) COPY_X (3) COPY_X (4) COPY_X (5)
+                    COPY_X (6) COPY_X (7) COPY_X (8) COPY_X (9) COPY_X (10)
+                    COPY_X (11) COPY_X (12) COPY_X (13) COPY_X (14)
                     "1:\n\t"
-                    "aesenc %%xmm15, %%xmm0\n\t" "aesenc %%xmm15, %%xmm1\n\t"
-                    "aesenc %%xmm15, %%xmm2\n\t" "aesenc %%xmm15, %%xmm3\n\t"
-                    "aesenc %%xmm15, %%xmm4\n\t" "aesenc %%xmm15, %%xmm5\n\t"
-                    "aesenc %%xmm15, %%xmm6\n\t" "aesenc %%xmm15, %%xmm8\n\t"
-                    "aesenc %%xmm15, %%xmm9\n\t" "aesenc %%xmm15, %%xmm10\n\t"
-                    "aesenc %%xmm15, %%xmm11\n\t" "aesenc %%xmm15, %%xmm12\n\t"
+                    CHAINS15 (LEG)
                     "dec %0\n\t"
                     "jnz 1b\n\t"
                     : "+r"(iters)
                     :
-                    : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",
-                      "xmm6", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",
-                      "xmm13", "xmm15");
-#else
+                    : "cc", CLOBBER_16);
+}
+
+void
+tput_ymm (size_t iters)
+{
+  __asm__ volatile ("vpxor %%xmm0, %%xmm0, %%xmm0\n\t"
+                    "vpcmpeqd %%ymm15, %%ymm15, %%ymm15\n\t"
+                    COPY_Y (1) COPY_Y (2) COPY_Y (3) COPY_Y (4) COPY_Y (5)
+                    COPY_Y (6) COPY_Y (7) COPY_Y (8) COPY_Y (9) COPY_Y (10)
+                    COPY_Y (11) COPY_Y (12) COPY_Y (13) COPY_Y (14)
+                    "1:\n\t"
+                    CHAINS15 (VAES_Y)
+                    "dec %0\n\t"
+                    "jnz 1b\n\t"
+                    "vzeroupper\n\t"
+                    : "+r"(iters)
+                    :
+                    : "cc", CLOBBER_16);
+}
+
+void
+tput_zmm (size_t iters)
+{
+  __asm__ volatile ("vpxor %%xmm0, %%xmm0, %%xmm0\n\t"
+                    "vpternlogd $0xff, %%zmm15, %%zmm15, %%zmm15\n\t"
+                    COPY_Z (1) COPY_Z (2) COPY_Z (3) COPY_Z (4) COPY_Z (5)
+                    COPY_Z (6) COPY_Z (7) COPY_Z (8) COPY_Z (9) COPY_Z (10)
+                    COPY_Z (11) COPY_Z (12) COPY_Z (13) COPY_Z (14)
+                    "1:\n\t"
+                    CHAINS15 (VAES_Z)
+                    "dec %0\n\t"
+                    "jnz 1b\n\t"
+                    "vzeroupper\n\t"
+                    : "+r"(iters)
+                    :
+                    : "cc", CLOBBER_16);
+}
+#else /* i386 */
+#define CHAINS7(X) X (0) X (1) X (2) X (3) X (4) X (5) X (6)
+#define VAES_Y(n) R ("vaesenc", "ymm", "7", n)
+#define VAES_Z(n) R ("vaesenc", "zmm", "7", n)
+#define CLOBBER_8 "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", \
+                  "xmm7"
+
+void
+tput_xmm (size_t iters)
+{
   __asm__ volatile ("pxor %%xmm0, %%xmm0\n\t"
                     "pcmpeqd %%xmm7, %%xmm7\n\t"
                     "movdqa %%xmm0, %%xmm1\n\t" "movdqa %%xmm0, %%xmm2\n\t"
                     "movdqa %%xmm0, %%xmm3\n\t" "movdqa %%xmm0, %%xmm4\n\t"
-                    "movdqa %%xmm0, %%xmm5\n\t"
+                    "movdqa %%xmm0, %%xmm5\n\t" "movdqa %%xmm0, %%xmm6\n\t"
                     "1:\n\t"
-                    AESENC_KEY_X (0) AESENC_KEY_X (1) AESENC_KEY_X (2)
-                    AESENC_KEY_X (3) AESENC_KEY_X (4) AESENC_KEY_X (5)
+                    CHAINS7 (LEG32)
                     "dec %0\n\t"
                     "jnz 1b\n\t"
                     : "+r"(iters)
                     :
-                    : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",
-                      "xmm7");
-#endif
+                    : "cc", CLOBBER_8);
 }
 
-/* The VAES forms, one template over the vector type.  */
-template <typename V, V (*Enc) (V, V), V (*Set1) (long long),
-          V (*Xor) (V, V)>
 void
-tput_vaes (size_t iters)
+tput_ymm (size_t iters)
 {
-  constexpr int kChains = 12;
-  V acc[kChains];
-  for (int i = 0; i < kChains; i++)
-    acc[i] = Set1 (i + 1);
-  V key = Set1 (0x0123456789abcdefLL);
-  for (size_t n = 0; n < iters; n++)
-    {
-#pragma GCC unroll 12
-      for (int i = 0; i < kChains; i++)
-        acc[i] = Enc (acc[i], key);
-    }
-  V x = acc[0];
-  for (int i = 1; i < kChains; i++)
-    x = Xor (x, acc[i]);
-  long long out[sizeof (V) / sizeof (long long)];
-  __builtin_memcpy (out, &x, sizeof out);
-  sink = out[0];
+  __asm__ volatile ("vpxor %%xmm0, %%xmm0, %%xmm0\n\t"
+                    "vpcmpeqd %%ymm7, %%ymm7, %%ymm7\n\t"
+                    "vmovdqa %%ymm0, %%ymm1\n\t" "vmovdqa %%ymm0, %%ymm2\n\t"
+                    "vmovdqa %%ymm0, %%ymm3\n\t" "vmovdqa %%ymm0, %%ymm4\n\t"
+                    "vmovdqa %%ymm0, %%ymm5\n\t" "vmovdqa %%ymm0, %%ymm6\n\t"
+                    "1:\n\t"
+                    CHAINS7 (VAES_Y)
+                    "dec %0\n\t"
+                    "jnz 1b\n\t"
+                    "vzeroupper\n\t"
+                    : "+r"(iters)
+                    :
+                    : "cc", CLOBBER_8);
 }
 
-__m256i enc256 (__m256i a, __m256i k) { return _mm256_aesenc_epi128 (a, k); }
-__m256i set256 (long long v) { return _mm256_set1_epi64x (v); }
-__m256i xor256 (__m256i a, __m256i b) { return _mm256_xor_si256 (a, b); }
-__m512i enc512 (__m512i a, __m512i k) { return _mm512_aesenc_epi128 (a, k); }
-__m512i set512 (long long v) { return _mm512_set1_epi64 (v); }
-__m512i xor512 (__m512i a, __m512i b) { return _mm512_xor_si512 (a, b); }
+void
+tput_zmm (size_t iters)
+{
+  __asm__ volatile ("vpxor %%xmm0, %%xmm0, %%xmm0\n\t"
+                    "vpternlogd $0xff, %%zmm7, %%zmm7, %%zmm7\n\t"
+                    "vmovdqa64 %%zmm0, %%zmm1\n\t"
+                    "vmovdqa64 %%zmm0, %%zmm2\n\t"
+                    "vmovdqa64 %%zmm0, %%zmm3\n\t"
+                    "vmovdqa64 %%zmm0, %%zmm4\n\t"
+                    "vmovdqa64 %%zmm0, %%zmm5\n\t"
+                    "vmovdqa64 %%zmm0, %%zmm6\n\t"
+                    "1:\n\t"
+                    CHAINS7 (VAES_Z)
+                    "dec %0\n\t"
+                    "jnz 1b\n\t"
+                    "vzeroupper\n\t"
+                    : "+r"(iters)
+                    :
+                    : "cc", CLOBBER_8);
+}
+#endif
 
 } // namespace
 
@@ -134,10 +185,10 @@ limit_throughput_kernel (int form, size_t iters)
       tput_xmm (iters);
       break;
     case 1:
-      tput_vaes<__m256i, enc256, set256, xor256> (iters);
+      tput_ymm (iters);
       break;
     case 2:
-      tput_vaes<__m512i, enc512, set512, xor512> (iters);
+      tput_zmm (iters);
       break;
     default:
       break;

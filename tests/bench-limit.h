@@ -1,10 +1,10 @@
 /* bench-limit.h - kernels of the AES round-instruction micro-benchmark
- * (tests/bench-limit-x86.cpp, compiled with -maes -mvaes -mavx512f; on
- * other targets tests/bench-limit-none.cpp supplies stubs).
+ * (tests/bench-limit-x86.cpp; on other targets tests/bench-limit-none.cpp
+ * supplies stubs).
  *
  * Callers check the CPU first (bench::detect_aes_forms): a kernel of a
- * form the CPU lacks faults.  bench::measure_aes_insn times these with
- * the slope method and turns them into cycles.
+ * form the CPU lacks faults.  bench::measure_aes_insn times these and
+ * reports nanoseconds per instruction.
  */
 #ifndef GCIPHER_TESTS_BENCH_LIMIT_H
 #define GCIPHER_TESTS_BENCH_LIMIT_H
@@ -13,7 +13,10 @@
 
 namespace bench {
 
-/* Independent dependency chains in one throughput-kernel iteration.  */
+/* Independent dependency chains in one throughput-kernel iteration, the
+ * same for every form: more than latency x instructions per cycle on
+ * every AES unit there is (4 x 2 = 8 in 2026), so the loop runs at the
+ * instruction's sustained throughput.  */
 extern const int kLimitChains;
 /* Dependent instructions in one latency-kernel iteration.  */
 extern const int kLimitLatencyChain;

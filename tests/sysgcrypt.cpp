@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <new>
+
 #include "sysgcrypt.h"
 
 namespace {
@@ -25,20 +27,85 @@ int sys_hwf_count;
 bool sys_load_started;
 char sys_hwf_rejected[512];
 
-/* Look NAME up at GCRYPT_1.6 into *SLOT; false (and a reason) if
- * missing.  */
+/* Look NAME up at GCRYPT_1.6 into *SLOT; false (and a reason in WHY)
+ * if missing.  */
 template <typename F>
 bool
-lookup (void *dl, const char *name, F *slot)
+lookup (void *dl, const char *path, const char *name, F *slot, char *why,
+        size_t whylen)
 {
   void *p = dlvsym (dl, name, "GCRYPT_1.6");
   if (!p)
     {
-      snprintf (sys_why, sizeof sys_why, "%s@GCRYPT_1.6 not found in %s",
-                name, sys_path ? sys_path : SYSTEM_LIBGCRYPT);
+      snprintf (why, whylen, "%s@GCRYPT_1.6 not found in %s", name, path);
       return false;
     }
   *slot = reinterpret_cast<F> (p);
+  return true;
+}
+
+/* dlmopen PATH into a new namespace and fill *T: the common part of
+ * sysgcrypt_load and sysgcrypt_open.  HWF[0..NHWF) go to
+ * GCRYCTL_DISABLE_HWF before gcry_check_version (NULL) initialises the
+ * library; the names it refuses are appended to REJ (each followed by a
+ * space).  False with a reason in WHY on failure (unloaded again,
+ * unless gcry_check_version itself failed).  */
+bool
+load_table (sysgcrypt *t, const char *path, const char *const *hwf,
+            int nhwf, char *why, size_t whylen, char *rej, size_t rejlen)
+{
+  memset (t, 0, sizeof *t);
+  void *dl = dlmopen (LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL);
+  if (!dl)
+    {
+      const char *e = dlerror ();
+      snprintf (why, whylen, "dlmopen %s: %s", path, e ? e : "?");
+      return false;
+    }
+  t->dl = dl;
+  t->path = path;
+#define LOOKUP(name, slot) lookup (dl, path, name, slot, why, whylen)
+  bool ok = LOOKUP ("gcry_check_version", &t->check_version)
+    && LOOKUP ("gcry_control", &t->control)
+    && LOOKUP ("gcry_cipher_open", &t->cipher_open)
+    && LOOKUP ("gcry_cipher_close", &t->cipher_close)
+    && LOOKUP ("gcry_cipher_ctl", &t->cipher_ctl)
+    && LOOKUP ("gcry_cipher_info", &t->cipher_info)
+    && LOOKUP ("gcry_cipher_algo_info", &t->cipher_algo_info)
+    && LOOKUP ("gcry_cipher_algo_name", &t->cipher_algo_name)
+    && LOOKUP ("gcry_cipher_map_name", &t->cipher_map_name)
+    && LOOKUP ("gcry_cipher_mode_from_oid", &t->cipher_mode_from_oid)
+    && LOOKUP ("gcry_cipher_encrypt", &t->cipher_encrypt)
+    && LOOKUP ("gcry_cipher_decrypt", &t->cipher_decrypt)
+    && LOOKUP ("gcry_cipher_setkey", &t->cipher_setkey)
+    && LOOKUP ("gcry_cipher_setiv", &t->cipher_setiv)
+    && LOOKUP ("gcry_cipher_setctr", &t->cipher_setctr)
+    && LOOKUP ("gcry_cipher_authenticate", &t->cipher_authenticate)
+    && LOOKUP ("gcry_cipher_gettag", &t->cipher_gettag)
+    && LOOKUP ("gcry_cipher_checktag", &t->cipher_checktag)
+    && LOOKUP ("gcry_cipher_get_algo_keylen", &t->cipher_get_algo_keylen)
+    && LOOKUP ("gcry_cipher_get_algo_blklen", &t->cipher_get_algo_blklen);
+#undef LOOKUP
+  if (!ok)
+    {
+      dlclose (dl);
+      memset (t, 0, sizeof *t);
+      return false;
+    }
+  for (int i = 0; i < nhwf; i++)
+    if (t->control (GCRYCTL_DISABLE_HWF, hwf[i], NULL))
+      {
+        size_t used = strlen (rej);
+        if (used < rejlen)
+          snprintf (rej + used, rejlen - used, "%s ", hwf[i]);
+      }
+  t->version = t->check_version (nullptr);
+  if (!t->version)
+    {
+      snprintf (why, whylen, "%s: gcry_check_version failed", path);
+      /* Left loaded: the library may have started threads.  */
+      return false;
+    }
   return true;
 }
 
@@ -52,58 +119,9 @@ load_once ()
                 "no system libgcrypt configured (--with-system-libgcrypt)");
       return;
     }
-  void *dl = dlmopen (LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL);
-  if (!dl)
-    {
-      const char *e = dlerror ();
-      snprintf (sys_why, sizeof sys_why, "dlmopen %s: %s", path,
-                e ? e : "?");
-      return;
-    }
-  sysgcrypt &t = sys_table;
-  t.dl = dl;
-  t.path = path;
-  bool ok = lookup (dl, "gcry_check_version", &t.check_version)
-    && lookup (dl, "gcry_control", &t.control)
-    && lookup (dl, "gcry_cipher_open", &t.cipher_open)
-    && lookup (dl, "gcry_cipher_close", &t.cipher_close)
-    && lookup (dl, "gcry_cipher_ctl", &t.cipher_ctl)
-    && lookup (dl, "gcry_cipher_info", &t.cipher_info)
-    && lookup (dl, "gcry_cipher_algo_info", &t.cipher_algo_info)
-    && lookup (dl, "gcry_cipher_algo_name", &t.cipher_algo_name)
-    && lookup (dl, "gcry_cipher_map_name", &t.cipher_map_name)
-    && lookup (dl, "gcry_cipher_mode_from_oid", &t.cipher_mode_from_oid)
-    && lookup (dl, "gcry_cipher_encrypt", &t.cipher_encrypt)
-    && lookup (dl, "gcry_cipher_decrypt", &t.cipher_decrypt)
-    && lookup (dl, "gcry_cipher_setkey", &t.cipher_setkey)
-    && lookup (dl, "gcry_cipher_setiv", &t.cipher_setiv)
-    && lookup (dl, "gcry_cipher_setctr", &t.cipher_setctr)
-    && lookup (dl, "gcry_cipher_authenticate", &t.cipher_authenticate)
-    && lookup (dl, "gcry_cipher_gettag", &t.cipher_gettag)
-    && lookup (dl, "gcry_cipher_checktag", &t.cipher_checktag)
-    && lookup (dl, "gcry_cipher_get_algo_keylen", &t.cipher_get_algo_keylen)
-    && lookup (dl, "gcry_cipher_get_algo_blklen", &t.cipher_get_algo_blklen);
-  if (!ok)
-    {
-      dlclose (dl);
-      memset (&t, 0, sizeof t);
-      return;
-    }
-  for (int i = 0; i < sys_hwf_count; i++)
-    if (t.control (GCRYCTL_DISABLE_HWF, sys_hwf_queue[i], NULL))
-      {
-        size_t used = strlen (sys_hwf_rejected);
-        snprintf (sys_hwf_rejected + used, sizeof sys_hwf_rejected - used,
-                  "%s ", sys_hwf_queue[i]);
-      }
-  t.version = t.check_version (nullptr);
-  if (!t.version)
-    {
-      snprintf (sys_why, sizeof sys_why, "%s: gcry_check_version failed",
-                path);
-      return;
-    }
-  sys_loaded = &t;
+  if (load_table (&sys_table, path, sys_hwf_queue, sys_hwf_count, sys_why,
+                  sizeof sys_why, sys_hwf_rejected, sizeof sys_hwf_rejected))
+    sys_loaded = &sys_table;
 }
 
 } // namespace
@@ -173,5 +191,47 @@ sysgcrypt_gcipher (const char *path)
   t.cipher_checktag = gcry_cipher_checktag;
   t.cipher_get_algo_keylen = gcry_cipher_get_algo_keylen;
   t.cipher_get_algo_blklen = gcry_cipher_get_algo_blklen;
+  return t;
+}
+
+const char *
+sysgcrypt_default_path (void)
+{
+  return SYSTEM_LIBGCRYPT;
+}
+
+struct sysgcrypt *
+sysgcrypt_open (const char *path, const char *const *hwf, int nhwf,
+                char *why, size_t whylen, char *rejected, size_t rejlen)
+{
+  static char no_why[8], no_rej[8];
+  if (!why || !whylen)
+    {
+      why = no_why;
+      whylen = sizeof no_why;
+    }
+  if (!rejected || !rejlen)
+    {
+      rejected = no_rej;
+      rejlen = sizeof no_rej;
+    }
+  why[0] = 0;
+  rejected[0] = 0;
+  if (!path || !*path)
+    {
+      snprintf (why, whylen, "no libgcrypt path given");
+      return nullptr;
+    }
+  sysgcrypt *t = new (std::nothrow) sysgcrypt;
+  if (!t)
+    {
+      snprintf (why, whylen, "out of memory");
+      return nullptr;
+    }
+  if (!load_table (t, path, hwf, nhwf, why, whylen, rejected, rejlen))
+    {
+      delete t;
+      return nullptr;
+    }
   return t;
 }

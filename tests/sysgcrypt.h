@@ -102,6 +102,21 @@ int sysgcrypt_disable_hwf (const char *name);
 /* After sysgcrypt_load: the queued names the library rejected, each
  * followed by a space ("" if none).  */
 const char *sysgcrypt_rejected_hwf (void);
+/* The library sysgcrypt_load loads by default (SYSTEM_LIBGCRYPT from
+ * config.h; "" if none was configured).  */
+const char *sysgcrypt_default_path (void);
+/* Load PATH into a namespace of its own, apart from sysgcrypt_load's and
+ * from every earlier sysgcrypt_open: each call gives a new, independent
+ * table (so several libgcrypt builds, or two copies of one, run side by
+ * side; glibc allows 15 extra namespaces per process).  HWF[0..NHWF)
+ * are disabled (GCRYCTL_DISABLE_HWF) before gcry_check_version (NULL)
+ * initialises it; the names it refuses are written to REJECTED (REJLEN
+ * bytes), each followed by a space.  Returns the table (never freed;
+ * the library stays loaded until exit), or NULL with the reason in WHY
+ * (WHYLEN bytes).  PATH must stay valid.  */
+struct sysgcrypt *sysgcrypt_open (const char *path, const char *const *hwf,
+                                  int nhwf, char *why, size_t whylen,
+                                  char *rejected, size_t rejlen);
 /* gcipher's own entry points (the library the program links) in the
  * same table, every member set, PATH naming it in messages; so a
  * differential test calls both libraries through one type.  */

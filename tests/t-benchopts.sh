@@ -1,6 +1,7 @@
 #!/bin/sh
 # t-benchopts.sh - libgcrypt's benchmark and bench-slope command lines on
-# tests/benchmark and tests/bench-slope (doc/gcipher.md 5).
+# tests/benchmark and tests/bench-slope (doc/gcipher.md 5), and
+# bench-compare's --libgcrypt (doc/gcipher.md 12.4).
 #
 # What t-benchtools checks on the parsers, end to end: every option
 # libgcrypt's programs take is accepted (the non-cipher ones with a note
@@ -9,6 +10,10 @@
 # is `-' without a clock and a number with one, and a --repetitions
 # below the minimum falls back to the default with a note.  Runs use
 # ARCFOUR, the 1 KiB default and few repetitions, to stay quick.
+# bench-compare (built with OpenSSL only): --help lists --libgcrypt, a
+# path that does not load stops the run with a message naming it, two
+# --libgcrypt give two labelled columns (text and CSV) and both get the
+# --disable-hwf names, and no row is above its AES-instruction bound.
 set -u
 
 : "${top_builddir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -42,8 +47,8 @@ run () {
 }
 
 # want_out NAME REGEX / want_err NAME REGEX / no_out NAME
-want_out () { grep -Eq "$2" "$out" || fail "$1: stdout lacks /$2/"; }
-want_err () { grep -Eq "$2" "$err" || fail "$1: stderr lacks /$2/"; }
+want_out () { grep -Eq -e "$2" "$out" || fail "$1: stdout lacks /$2/"; }
+want_err () { grep -Eq -e "$2" "$err" || fail "$1: stderr lacks /$2/"; }
 no_out () { [ ! -s "$out" ] || fail "$1: unexpected stdout"; }
 
 # ---- benchmark ------------------------------------------------------------
@@ -158,5 +163,66 @@ fi
 run "bench-slope --bogus" 2 "$SLOPE" --bogus cipher
 run "bench-slope foo" 2 "$SLOPE" foo
 
-[ "$status" = 0 ] && echo "PASS: benchmark and bench-slope command lines"
+# ---- bench-compare --------------------------------------------------------
+
+COMPARE="$bindir/bench-compare"
+if [ -x "$COMPARE" ]; then
+  if run "bench-compare --help" 0 "$COMPARE" --help; then
+    want_out "bench-compare --help" '--libgcrypt PATH'
+  fi
+
+  # A library that does not load: exit status 2, the path in the message,
+  # no table.
+  if run "bench-compare bad --libgcrypt" 2 "$COMPARE" \
+       --libgcrypt "$tmp/no-such/libgcrypt.so.20" --sizes 16 --modes ecb \
+       --rounds 1 aes; then
+    want_err "bench-compare bad --libgcrypt" \
+      "cannot use --libgcrypt $tmp/no-such/libgcrypt.so.20: dlmopen"
+    no_out "bench-compare bad --libgcrypt"
+  fi
+  # Not a libgcrypt at all.
+  run "bench-compare --libgcrypt libc" 2 "$COMPARE" \
+    --libgcrypt "$(ldd "$COMPARE" | sed -n 's/.*=> \(.*libc\.so\.6\).*/\1/p')" \
+    --sizes 16 --modes ecb --rounds 1 aes
+
+  lib=${SYSTEM_LIBGCRYPT:-}
+  if [ -n "$lib" ] && [ -f "$lib" ]; then
+    # The same library twice: two namespaces, two columns, the second
+    # numbered; an unknown hardware feature is refused by gcipher and by
+    # both copies (so each got the name).
+    qc="--sizes 16k --modes ecb,ctr --rounds 2 --ms 0.2"
+    if run "bench-compare two --libgcrypt" 0 "$COMPARE" $qc \
+         --disable-hwf no-such-feature --libgcrypt "$lib" \
+         --libgcrypt "$lib" aes; then
+      want_out "bench-compare two --libgcrypt" \
+        "^bench-compare: gcipher .* \\| libgcrypt [^ ]+ \\($lib\\) \\| libgcrypt [^ ]+ #2 \\($lib\\) \\| "
+      want_out "bench-compare two --libgcrypt" \
+        '^ +libgcrypt +libgcrypt$'
+      want_out "bench-compare two --libgcrypt" \
+        '^algo +mode +dir +bytes +gcipher +[^ ]+ +ratio +[^ ]+ #2 +ratio +openssl +ratio +best +limit +%limit +xref$'
+      want_out "bench-compare two --libgcrypt" \
+        '^AES +CTR +enc +16K( +[0-9.]+){2} +[0-9.]+( <)?( +[0-9.]+ +[0-9.]+( <)?){2} +[0-9.]+( <)? '
+      want_out "bench-compare two --libgcrypt" '^AES round instructions'
+      n=$(grep -c "does not know hardware feature .no-such-feature'" "$err")
+      [ "$n" = 3 ] || fail "bench-compare two --libgcrypt: $n hwf warnings, expected 3 (gcipher and both libraries)"
+      # The bound holds: no row above 100% of it.  Allowance 10% for
+      # timer noise on a loaded machine.
+      awk '$1 == "AES" { for (i = 1; i <= NF; i++)
+                           if ($i ~ /%$/ && $i + 0 > 110) { print; bad = 1 } }
+           END { exit bad }' "$out" \
+        || fail "bench-compare: a row above 110% of the AES-instruction bound"
+    fi
+    if run "bench-compare two --libgcrypt --csv" 0 "$COMPARE" $qc --csv \
+         --libgcrypt "$lib" --libgcrypt "$lib" aes; then
+      want_out "bench-compare two --libgcrypt --csv" \
+        '^algo,keybits,mode,dir,bytes,gcipher_ns_per_byte,libgcrypt-[^,]+_ns_per_byte,libgcrypt-[^,]+_ratio,libgcrypt-[^,]+-2_ns_per_byte,libgcrypt-[^,]+-2_ratio,openssl_ns_per_byte,openssl_ratio,best_ratio,limit_ns_per_byte,limit_percent,mhz,ref_mode,ref_ratio$'
+      want_out "bench-compare two --libgcrypt --csv" \
+        '^AES,128,CTR,enc,16384(,[0-9.e-]+){8},[0-9.e-]+,[0-9.]+,[0-9.]+,CTR,'
+    fi
+  else
+    echo "SKIP: bench-compare --libgcrypt columns (no SYSTEM_LIBGCRYPT)"
+  fi
+fi
+
+[ "$status" = 0 ] && echo "PASS: benchmark, bench-slope and bench-compare command lines"
 exit "$status"

@@ -136,19 +136,19 @@ TEST (BenchModes, Lookup)
   EXPECT_EQ (bench::find_mode (""), nullptr);
 }
 
-/* Synthetic instruction timings: every form 1 cycle per instruction, so
+/* Synthetic instruction timings: every form 1 ns per instruction, so
  * per block xmm 1, ymm 0.5, zmm 0.25; latency 4.  */
 AesInsnTiming
 synthetic (bool ymm, bool zmm)
 {
   AesInsnTiming t;
   t.have[bench::kFormXmm] = true;
-  t.recip_tput[bench::kFormXmm] = 1.0;
+  t.ns_per_insn[bench::kFormXmm] = 1.0;
   t.have[bench::kFormYmm] = ymm;
-  t.recip_tput[bench::kFormYmm] = ymm ? 1.0 : 0;
+  t.ns_per_insn[bench::kFormYmm] = ymm ? 1.0 : 0;
   t.have[bench::kFormZmm] = zmm;
-  t.recip_tput[bench::kFormZmm] = zmm ? 1.0 : 0;
-  t.latency = 4.0;
+  t.ns_per_insn[bench::kFormZmm] = zmm ? 1.0 : 0;
+  t.latency_ns = 4.0;
   return t;
 }
 
@@ -167,32 +167,32 @@ TEST (BenchLimit, BestForm)
   EXPECT_EQ (bench::best_aes_form (synthetic (false, false)), bench::kFormXmm);
   EXPECT_EQ (bench::best_aes_form (synthetic (true, false)), bench::kFormYmm);
   EXPECT_EQ (bench::best_aes_form (synthetic (true, true)), bench::kFormZmm);
-  /* A slow zmm form (3 cycles: 0.75 per block) loses to ymm (0.5).  */
+  /* A slow zmm form (3 ns: 0.75 per block) loses to ymm (0.5).  */
   AesInsnTiming t = synthetic (true, true);
-  t.recip_tput[bench::kFormZmm] = 3.0;
+  t.ns_per_insn[bench::kFormZmm] = 3.0;
   EXPECT_EQ (bench::best_aes_form (t), bench::kFormYmm);
   EXPECT_EQ (bench::best_aes_form (AesInsnTiming ()), -1);
 }
 
 TEST (BenchLimit, ParallelModes)
 {
-  AesInsnTiming t = synthetic (true, true);   /* 0.25 cycles per block */
+  AesInsnTiming t = synthetic (true, true);   /* 0.25 ns per block */
   for (const char *name : { "ECB", "CTR", "XTS", "GCM", "OCB", "GCM-SIV" })
     {
       const ModeInfo *m = bench::find_mode (name);
       /* rounds x reciprocal throughput / bytes per instruction.  */
-      EXPECT_DOUBLE_EQ (bench::limit_cycles_per_byte (*m, true, 10, t),
+      EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (*m, true, 10, t),
                         10 * 1.0 / 64) << name;
-      EXPECT_DOUBLE_EQ (bench::limit_cycles_per_byte (*m, false, 14, t),
+      EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (*m, false, 14, t),
                         14 * 1.0 / 64) << name;
     }
   /* Decryption of CBC and CFB is parallel, too.  */
-  EXPECT_DOUBLE_EQ (bench::limit_cycles_per_byte (*bench::find_mode ("CBC"),
+  EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (*bench::find_mode ("CBC"),
                                                   false, 10, t), 10.0 / 64);
-  EXPECT_DOUBLE_EQ (bench::limit_cycles_per_byte (*bench::find_mode ("CFB"),
+  EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (*bench::find_mode ("CFB"),
                                                   false, 12, t), 12.0 / 64);
   /* Only AES-NI: 16 bytes per instruction.  */
-  EXPECT_DOUBLE_EQ (bench::limit_cycles_per_byte (
+  EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (
                         *bench::find_mode ("ECB"), true, 10,
                         synthetic (false, false)), 10.0 / 16);
 }
@@ -202,46 +202,76 @@ TEST (BenchLimit, SerialModes)
   AesInsnTiming t = synthetic (true, true);
   /* rounds x latency / 16.  */
   for (const char *name : { "CBC", "CFB", "OFB" })
-    EXPECT_DOUBLE_EQ (bench::limit_cycles_per_byte (*bench::find_mode (name),
+    EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (*bench::find_mode (name),
                                                     true, 10, t), 2.5)
         << name;
-  EXPECT_DOUBLE_EQ (bench::limit_cycles_per_byte (*bench::find_mode ("OFB"),
+  EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (*bench::find_mode ("OFB"),
                                                   false, 14, t), 3.5);
   /* MAC chain + CTR: the chain bounds it when latency dominates ...  */
   for (const char *name : { "CCM", "EAX", "SIV" })
     {
-      EXPECT_DOUBLE_EQ (bench::limit_cycles_per_byte (
+      EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (
                             *bench::find_mode (name), true, 10, t), 2.5)
           << name;
-      EXPECT_DOUBLE_EQ (bench::limit_cycles_per_byte (
+      EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (
                             *bench::find_mode (name), false, 10, t), 2.5)
           << name;
     }
   /* ... and the two block calls per block when throughput does.  */
   AesInsnTiming slow = synthetic (false, false);
-  slow.recip_tput[bench::kFormXmm] = 5.0;
-  slow.latency = 1.0;
-  EXPECT_DOUBLE_EQ (bench::limit_cycles_per_byte (*bench::find_mode ("CCM"),
+  slow.ns_per_insn[bench::kFormXmm] = 5.0;
+  slow.latency_ns = 1.0;
+  EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (*bench::find_mode ("CCM"),
                                                   true, 10, slow),
                     2 * 10 * 5.0 / 16);
   /* CFB8: one block per byte, serial to encrypt, parallel to decrypt. */
-  EXPECT_DOUBLE_EQ (bench::limit_cycles_per_byte (*bench::find_mode ("CFB8"),
+  EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (*bench::find_mode ("CFB8"),
                                                   true, 10, t), 40.0);
-  EXPECT_DOUBLE_EQ (bench::limit_cycles_per_byte (*bench::find_mode ("CFB8"),
+  EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (*bench::find_mode ("CFB8"),
                                                   false, 10, t), 2.5);
+}
+
+/* Consecutive messages are independent: up to kOverlapBlocks of each
+ * message's chain may run beside its neighbour's, so the chain bound
+ * counts the rest only (the throughput bound stays).  */
+TEST (BenchLimit, SerialOverlap)
+{
+  AesInsnTiming t = synthetic (true, true);
+  const ModeInfo &cbc = *bench::find_mode ("CBC");
+  ASSERT_EQ (bench::kOverlapBlocks, 64);
+  /* 16 KiB: 1024 blocks, 960 on the chain.  */
+  EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (cbc, true, 10, t,
+                                              bench::kFormZmm, 16384),
+                    960.0 * 10 * 4.0 / 16384);
+  /* 1 KiB and less: the whole chain may overlap; the throughput bound
+   * (1 block per 16 bytes at 0.25 ns per block per round) is left.  */
+  for (size_t len : { 16, 1024 })
+    EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (cbc, true, 10, t,
+                                                bench::kFormZmm, len),
+                      10 * 0.25 / 16) << len;
+  /* CFB8 encryption: a block per byte, 64 of them may overlap.  */
+  EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (*bench::find_mode ("CFB8"),
+                                              true, 10, t, bench::kFormZmm,
+                                              256),
+                    192.0 * 10 * 4.0 / 256);
+  /* Parallel modes do not depend on the length.  */
+  EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (*bench::find_mode ("CTR"),
+                                              true, 10, t, bench::kFormZmm,
+                                              16),
+                    10 * 0.25 / 16);
 }
 
 TEST (BenchLimit, Unknown)
 {
   const ModeInfo &cbc = *bench::find_mode ("CBC");
-  EXPECT_EQ (bench::limit_cycles_per_byte (cbc, true, 10, AesInsnTiming ()),
+  EXPECT_EQ (bench::limit_ns_per_byte (cbc, true, 10, AesInsnTiming ()),
              0);
-  EXPECT_EQ (bench::limit_cycles_per_byte (cbc, true, 0, synthetic (1, 1)),
+  EXPECT_EQ (bench::limit_ns_per_byte (cbc, true, 0, synthetic (1, 1)),
              0);
   AesInsnTiming no_latency = synthetic (true, true);
-  no_latency.latency = 0;
-  EXPECT_EQ (bench::limit_cycles_per_byte (cbc, true, 10, no_latency), 0);
-  EXPECT_GT (bench::limit_cycles_per_byte (cbc, false, 10, no_latency), 0);
+  no_latency.latency_ns = 0;
+  EXPECT_EQ (bench::limit_ns_per_byte (cbc, true, 10, no_latency), 0);
+  EXPECT_GT (bench::limit_ns_per_byte (cbc, false, 10, no_latency), 0);
 }
 
 TEST (BenchRatio, BestPeer)
@@ -260,15 +290,71 @@ TEST (BenchRatio, PercentOfLimit)
   EXPECT_DOUBLE_EQ (bench::percent_of_limit (0.5, 0.5), 100.0);
   EXPECT_EQ (bench::percent_of_limit (0, 1.0), 0);
   EXPECT_EQ (bench::percent_of_limit (1.0, 0), 0);
-  /* The whole chain: ECB AES-128 at 0.25 cycles per block and 4 GHz is
-   * 10 * 0.25 / 16 cycles/B = 0.0390625 ns/B; a 0.078125 ns/B library is
-   * at 50% of it.  */
+  /* The whole chain: ECB AES-128 at 0.25 ns per zmm instruction
+   * (0.0625 ns per block) is 10 * 0.0625 / 16 = 0.0390625 ns/B; a
+   * 0.078125 ns/B library is at 50% of it.  */
   AesInsnTiming t = synthetic (true, true);
-  double limit_ns = bench::cycles_to_ns (
-      bench::limit_cycles_per_byte (*bench::find_mode ("ECB"), true, 10, t),
-      4000);
+  for (int f = 0; f < bench::kNumForms; f++)
+    t.ns_per_insn[f] = 0.25;
+  double limit_ns = bench::limit_ns_per_byte (*bench::find_mode ("ECB"),
+                                              true, 10, t);
   EXPECT_DOUBLE_EQ (limit_ns, 0.0390625);
   EXPECT_DOUBLE_EQ (bench::percent_of_limit (limit_ns, 0.078125), 50.0);
+}
+
+/* The widest form the library's hardware features leave: the bound of a
+ * run with VAES or AVX-512 disabled uses the narrower forms only.  */
+TEST (BenchLimit, WidestFromHwflist)
+{
+  const std::string all = "intel-cpu:intel-aesni:intel-pclmul:intel-avx:"
+                          "intel-avx2:intel-vaes-vpclmul:intel-avx512:";
+  EXPECT_EQ (bench::widest_aes_form_from_hwflist (all), bench::kFormZmm);
+  EXPECT_EQ (bench::widest_aes_form_from_hwflist (
+                 "intel-aesni:intel-avx2:intel-vaes-vpclmul:"),
+             bench::kFormYmm);
+  EXPECT_EQ (bench::widest_aes_form_from_hwflist (
+                 "intel-aesni:intel-avx2:intel-avx512:"), bench::kFormXmm);
+  EXPECT_EQ (bench::widest_aes_form_from_hwflist (
+                 "intel-aesni:intel-vaes-vpclmul:"), bench::kFormXmm);
+  EXPECT_EQ (bench::widest_aes_form_from_hwflist ("intel-avx2:"), -1);
+  EXPECT_EQ (bench::widest_aes_form_from_hwflist (""), -1);
+  /* A name that only starts like another does not count.  */
+  EXPECT_EQ (bench::widest_aes_form_from_hwflist ("intel-aesni-x:"), -1);
+
+  AesInsnTiming t = synthetic (true, true);
+  EXPECT_EQ (bench::best_aes_form (t, bench::kFormYmm), bench::kFormYmm);
+  EXPECT_EQ (bench::best_aes_form (t, bench::kFormXmm), bench::kFormXmm);
+  EXPECT_EQ (bench::best_aes_form (t, -1), -1);
+  const ModeInfo &ecb = *bench::find_mode ("ECB");
+  EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (ecb, true, 10, t,
+                                              bench::kFormXmm), 10.0 / 16);
+  EXPECT_DOUBLE_EQ (bench::limit_ns_per_byte (ecb, true, 10, t,
+                                              bench::kFormYmm), 10.0 / 32);
+  EXPECT_EQ (bench::limit_ns_per_byte (ecb, true, 10, t, -1), 0);
+  /* Where ymm is faster per block than zmm (two ymm units, one zmm),
+   * the bound takes ymm even when zmm is allowed: it must hold for any
+   * kernel the path may run.  */
+  t.ns_per_insn[bench::kFormZmm] = 2.5;
+  EXPECT_EQ (bench::best_aes_form (t, bench::kFormZmm), bench::kFormYmm);
+}
+
+/* The bound keeps the fastest measurement of each form.  */
+TEST (BenchLimit, MergeFastest)
+{
+  AesInsnTiming a = synthetic (true, false);
+  AesInsnTiming b = synthetic (true, true);
+  b.ns_per_insn[bench::kFormXmm] = 2.0;
+  b.ns_per_insn[bench::kFormYmm] = 0.5;
+  b.latency_ns = 0;
+  bench::merge_fastest (&a, b);
+  EXPECT_DOUBLE_EQ (a.ns_per_insn[bench::kFormXmm], 1.0);
+  EXPECT_DOUBLE_EQ (a.ns_per_insn[bench::kFormYmm], 0.5);
+  EXPECT_TRUE (a.have[bench::kFormZmm]);
+  EXPECT_DOUBLE_EQ (a.ns_per_insn[bench::kFormZmm], 1.0);
+  EXPECT_DOUBLE_EQ (a.latency_ns, 4.0);
+  AesInsnTiming none;
+  bench::merge_fastest (&none, AesInsnTiming ());
+  EXPECT_EQ (bench::best_aes_form (none), -1);
 }
 
 TEST (BenchParse, Sizes)
@@ -595,11 +681,21 @@ TEST (BenchParse, CompareArgs)
                                             65536 }));
   EXPECT_TRUE (d.modes.empty ());
   EXPECT_EQ (d.rounds, 5);
+  EXPECT_TRUE (d.libgcrypt.empty ());   /* the system library */
+
+  /* --libgcrypt is repeatable and keeps its order.  */
+  bench::CompareOptions l;
+  ASSERT_TRUE (bench::parse_compare_args (
+      { "--libgcrypt", "/a/libgcrypt.so.20", "--libgcrypt",
+        "/b/libgcrypt.so.20", "aes" }, &l, &err)) << err;
+  EXPECT_EQ (l.libgcrypt, (std::vector<std::string>{ "/a/libgcrypt.so.20",
+                                                     "/b/libgcrypt.so.20" }));
+  EXPECT_EQ (l.algos, (std::vector<std::string>{ "aes" }));
 
   for (std::vector<std::string> bad :
        { std::vector<std::string>{ "--sizes", "17" }, { "--sizes" },
          { "--modes", "ecb,nope" }, { "--rounds", "0" }, { "--ms", "x" },
-         { "--frobnicate" } })
+         { "--frobnicate" }, { "--libgcrypt" }, { "--libgcrypt", "" } })
     {
       bench::CompareOptions x;
       err.clear ();
