@@ -69,6 +69,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <numeric>
 #include <set>
 #include <string>
 #include <vector>
@@ -993,6 +994,8 @@ run_all (const Options &o)
   if (trace_salt >= 0)
     ct_trace_mark (MARK_HELLO, "hello", 0);
 
+  /* The (algorithm, mode) units of this shard, in enumeration order.  */
+  std::vector<std::pair<const cipher_spec *, const Variant *>> units;
   for (int i = 0; const cipher_spec *spec = _gcry_cipher_spec_nth (i); i++)
     {
       if (!o.algos.empty () && !o.algos.count (spec->name))
@@ -1023,8 +1026,32 @@ run_all (const Options &o)
           if (gcry_cipher_open (&probe, spec->algo, v.mode, v.flags))
             continue;   /* Flag not valid with this mode/algorithm.  */
           gcry_cipher_close (probe);
-          if ((int) (unit++ % (unsigned) o.nshards) != o.shard)
-            continue;
+          if ((int) (unit++ % (unsigned) o.nshards) == o.shard)
+            units.push_back ({ spec, &v });
+        }
+    }
+
+  /* Under ct-trace, whose time budget may stop it part way, the units
+   * go in a spread order (a stride coprime to their number), so a
+   * partial run samples every algorithm and mode rather than the first
+   * algorithms whole.  Under memcheck, enumeration order.  */
+  std::vector<size_t> order (units.size ());
+  for (size_t k = 0; k < order.size (); k++)
+    order[k] = k;
+  if (trace_salt >= 0 && units.size () > 2)
+    {
+      size_t stride = units.size () * 5 / 8 + 1;
+      while (std::gcd (stride, units.size ()) != 1)
+        stride++;
+      for (size_t k = 0; k < order.size (); k++)
+        order[k] = k * stride % units.size ();
+    }
+
+  for (size_t ui : order)
+    {
+      const cipher_spec *spec = units[ui].first;
+      {
+          const Variant &v = *units[ui].second;
 
           /* Candidate hwf masks: each implementation, and for GCM /
            * GCM-SIV combined with each GHASH back end.  The library

@@ -30,7 +30,7 @@
  *   static scan tests/ct/ct-scan.sh looks for such instructions.)
  *
  * Usage: ct-trace [--salts=N] [--log=FILE] [--budget=SECONDS]
- *                 -- PROGRAM ARGS...
+ *                 [--verified=FILE] -- PROGRAM ARGS...
  *   (PROGRAM gets --trace-salt=K appended, K = 0..N-1, N = 2 by default;
  *   copy 0's output goes to FILE, default /dev/null; with
  *   CT_TRACE_LOG_ALL=1 copy K's to FILE.K.  After SECONDS the
@@ -42,6 +42,7 @@
  *   ct-trace: NOTRUN <path> (time budget of <s> s used up)
  *   ct-trace: summary <n> paths traced, <m> failed, <s> steps, ...
  */
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cinttypes>
@@ -577,10 +578,15 @@ run_through (const std::vector<Tracee> &t, std::vector<Regs> &g)
       ptrace (PTRACE_POKETEXT, pid, (void *) ret, (void *) word);
       user_regs_struct u;
       ptrace (PTRACE_GETREGS, pid, nullptr, &u);
-      if (u.rip != ret + 1 || u.rsp != sp + 8)
+      const bool at_ret = u.rip == ret + 1;
+      if (at_ret)
+        {
+          /* Back before the restored instruction.  */
+          u.rip = ret;
+          ptrace (PTRACE_SETREGS, pid, nullptr, &u);
+        }
+      if (!at_ret || u.rsp != sp + 8)
         return "a verified function stopped before its return";
-      u.rip = ret;
-      ptrace (PTRACE_SETREGS, pid, nullptr, &u);
       g[k] = get_regs (pid);
     }
   return "";
