@@ -169,7 +169,7 @@ eax_ctr (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
   if (c->unused)
     {
       size_t n = len < c->unused ? len : c->unused;
-      cipher_block_xor (out, in, c->lastiv + bs - c->unused, n);
+      cmac_xor (out, in, c->lastiv + bs - c->unused, n);
       c->unused -= n;
       in += n;
       out += n;
@@ -178,11 +178,13 @@ eax_ctr (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
   if (!len)
     return 0;
   alignas (16) unsigned char ks[EAX_CTR_BATCH * EAX_BLOCK];
+  size_t ks_used = 0;   /* Bytes of KS written (wiped at the end).  */
   while (len)
     {
       size_t nb = (len + bs - 1) / bs;
       nb = nb < EAX_CTR_BATCH ? nb : EAX_CTR_BATCH;
       eax_ctr_blocks (c->ctr, ks, nb, bs);
+      ks_used = ks_used > nb * bs ? ks_used : nb * bs;
       if (c->bulk.ecb_crypt && bs == 16)
         depth = umax (depth, c->bulk.ecb_crypt (c->ctx, ks, ks, nb, 1));
       else
@@ -190,7 +192,7 @@ eax_ctr (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
           depth = umax (depth, c->spec->encrypt (c->ctx, ks + i * bs,
                                                  ks + i * bs));
       const size_t n = len < nb * bs ? len : nb * bs;
-      cipher_block_xor (out, in, ks, n);
+      cmac_xor (out, in, ks, n);
       if (n < nb * bs)
         {
           /* The last block was partial: keep its unused keystream.  */
@@ -202,7 +204,7 @@ eax_ctr (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
       out += n;
       len -= n;
     }
-  wipememory (ks, sizeof ks);
+  wipememory (ks, ks_used);
   return depth;
 }
 
@@ -234,7 +236,7 @@ eax_key_tables (gcry_cipher_hd_t c)
       memset (b, 0, sizeof b);
       b[bs - 1] = (unsigned char) t;
       depth = umax (depth, c->spec->encrypt (c->ctx, st->tweak_x[t], b));
-      cipher_block_xor (b, b, st->sk.k1, bs);
+      cmac_xor (b, b, st->sk.k1, bs);
       depth = umax (depth, c->spec->encrypt (c->ctx, st->omac_empty[t], b));
     }
   wipememory (b, sizeof b);
@@ -316,7 +318,6 @@ eax_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
   if (iv && ivlen)
     {
       cmac_state nonce_mac;
-      _gcry_cmac_reset (&nonce_mac);
       eax_omac_open (st, &nonce_mac, 0);
       depth = _gcry_cmac_write (c, &nonce_mac, iv, ivlen);
       depth = umax (depth, _gcry_cmac_final (c, &nonce_mac, &st->sk, st->n));
@@ -327,9 +328,9 @@ eax_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
   memcpy (c->ctr, st->n, bs);
 
   /* OMAC^1 and OMAC^2 hold their tweak blocks (taken from the key
-   * tables at their first data or at the tag).  */
-  _gcry_cmac_reset (&st->header);
-  _gcry_cmac_reset (&st->ciphertext);
+   * tables at their first data or at the tag); what the previous
+   * message left in their states is never read again (the tag wiped
+   * the pending blocks).  */
   st->header_primed = 1;
   st->ciphertext_primed = 1;
   c->marks.iv = 1;
@@ -467,22 +468,26 @@ eax_finalize (gcry_cipher_hd_t c)
    * (zero on a fresh or reset handle).  */
   eax_state *st = state_of (c);
   const size_t bs = eax_bs (c);
-  alignas (16) unsigned char h[16], t[16];
+  alignas (16) unsigned char t[16];
   unsigned int depth = 0;
   /* A primed OMAC saw no data: OMAC^t of the empty string.  */
   if (st->header_primed)
-    memcpy (h, st->omac_empty[1], bs);
+    cmac_xor (st->n, st->n, st->omac_empty[1], bs);
   else
-    depth = _gcry_cmac_final (c, &st->header, &st->sk, h);
+    {
+      depth = _gcry_cmac_final (c, &st->header, &st->sk, t);
+      cmac_xor (st->n, st->n, t, bs);
+    }
   if (st->ciphertext_primed)
-    memcpy (t, st->omac_empty[2], bs);
+    cmac_xor (st->n, st->n, st->omac_empty[2], bs);
   else
-    depth = umax (depth, _gcry_cmac_final (c, &st->ciphertext, &st->sk, t));
+    {
+      depth = umax (depth, _gcry_cmac_final (c, &st->ciphertext, &st->sk,
+                                             t));
+      cmac_xor (st->n, st->n, t, bs);
+    }
   st->header_primed = 0;
   st->ciphertext_primed = 0;
-  cipher_block_xor (st->n, st->n, h, bs);
-  cipher_block_xor (st->n, st->n, t, bs);
-  wipememory (h, sizeof h);
   wipememory (t, sizeof t);
   c->marks.tag = 1;
   burn (depth);
