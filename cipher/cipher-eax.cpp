@@ -185,7 +185,7 @@ eax_ctr (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
       nb = nb < EAX_CTR_BATCH ? nb : EAX_CTR_BATCH;
       eax_ctr_blocks (c->ctr, ks, nb, bs);
       ks_used = ks_used > nb * bs ? ks_used : nb * bs;
-      if (c->bulk.ecb_crypt && bs == 16)
+      if (c->bulk.ecb_crypt && bs == 16 && nb > 1)
         depth = umax (depth, c->bulk.ecb_crypt (c->ctx, ks, ks, nb, 1));
       else
         for (size_t i = 0; i < nb; i++)
