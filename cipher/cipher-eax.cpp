@@ -97,6 +97,10 @@ burn (unsigned int depth)
     _gcry_burn_stack (depth + 4 * sizeof (void *));
 }
 
+/* Stack bytes of eax_key_tables' own frame, over-estimated: the burn
+ * must also reach the single-block function's frames below it.  */
+constexpr unsigned int EAX_TABLES_FRAME = 256;
+
 /* Counter blocks per ecb_crypt call in eax_ctr (the widest kernels').  */
 constexpr size_t EAX_CTR_BATCH = 32;
 
@@ -240,7 +244,9 @@ eax_key_tables (gcry_cipher_hd_t c)
       depth = umax (depth, c->spec->encrypt (c->ctx, st->omac_empty[t], b));
     }
   wipememory (b, sizeof b);
-  return depth;
+  /* The block function's frames lie below this one's (and the caller
+   * burns from its own): add this frame's size.  */
+  return depth + EAX_TABLES_FRAME;
 }
 
 /* Drop the key tables (a failed setkey: no key is left).  */
