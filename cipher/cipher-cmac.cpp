@@ -44,7 +44,7 @@ cmac_blocks (gcry_cipher_hd_t c, unsigned char *x, const unsigned char *in,
     }
   for (; nblocks; nblocks--, in += bs)
     {
-      cipher_block_xor (x, x, in, bs);
+      cmac_xor (x, x, in, bs);
       depth = umax (depth, c->spec->encrypt (c->ctx, x, x));
     }
   return depth;
@@ -155,27 +155,21 @@ _gcry_cmac_final (gcry_cipher_hd_t c, cmac_state *st, const cmac_subkeys *sk,
                   unsigned char *tag)
 {
   /* SP 800-38B 6.2 step 3/4: a complete last block is xored with K1;
-   * otherwise it is padded with 10* and xored with K2.  */
-  alignas (16) unsigned char last[16];
-  const unsigned char *k;
+   * otherwise it is padded with 10* and xored with K2.  The padding is
+   * written into BUF itself (wiped below), so no copy of the block is
+   * left anywhere else.  */
+  const unsigned char *k = sk->k1;
   const size_t bs = cmac_bs (c);
-  if (st->buflen == bs)
+  if (st->buflen < bs)
     {
-      memcpy (last, st->buf, bs);
-      k = sk->k1;
-    }
-  else
-    {
-      memset (last, 0, bs);
-      memcpy (last, st->buf, st->buflen);
-      last[st->buflen] = 0x80;
+      st->buf[st->buflen] = 0x80;
+      memset (st->buf + st->buflen + 1, 0, bs - st->buflen - 1);
       k = sk->k2;
     }
-  cipher_block_xor (last, last, k, bs);
-  cipher_block_xor (st->x, st->x, last, bs);
+  cmac_xor (st->x, st->x, st->buf, bs);
+  cmac_xor (st->x, st->x, k, bs);
   unsigned int depth = c->spec->encrypt (c->ctx, st->x, st->x);
   memcpy (tag, st->x, bs);
-  wipememory (last, sizeof last);
   wipememory (st->buf, sizeof st->buf);
   st->buflen = 0;
   return depth;
@@ -189,14 +183,14 @@ _gcry_cmac_short (gcry_cipher_hd_t c, const cmac_subkeys *sk,
   unsigned int depth;
   const size_t bs = cmac_bs (c);
   if (len == bs)
-    cipher_block_xor (x, data, sk->k1, bs);
+    cmac_xor (x, data, sk->k1, bs);
   else
     {
       /* The length is public; the padded block is built in place.  */
       memset (x, 0, bs);
       memcpy (x, data, len);
       x[len] = 0x80;
-      cipher_block_xor (x, x, sk->k2, bs);
+      cmac_xor (x, x, sk->k2, bs);
     }
   depth = c->spec->encrypt (c->ctx, tag, x);
   wipememory (x, sizeof x);
@@ -211,8 +205,8 @@ _gcry_cmac_blocks_last (gcry_cipher_hd_t c, const cmac_subkeys *sk,
   alignas (16) unsigned char x[16] = { 0 };
   const size_t bs = cmac_bs (c);
   unsigned int depth = cmac_blocks (c, x, data, nblocks);
-  cipher_block_xor (x, x, last, bs);
-  cipher_block_xor (x, x, sk->k1, bs);
+  cmac_xor (x, x, last, bs);
+  cmac_xor (x, x, sk->k1, bs);
   depth = umax (depth, c->spec->encrypt (c->ctx, tag, x));
   wipememory (x, sizeof x);
   return depth;

@@ -16,7 +16,29 @@
 #define GCIPHER_CIPHER_CMAC_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 #include "cipher-internal.h"
+
+/* DST = A xor B over BYTES bytes (any length; DST may equal A or B, no
+ * other overlap), 8 bytes per step: the byte loop of cipher_block_xor
+ * cost about a tenth of a short EAX message on x86-64.  */
+static inline void
+cmac_xor (unsigned char *dst, const unsigned char *a, const unsigned char *b,
+          size_t bytes)
+{
+  size_t i = 0;
+  for (; i + 8 <= bytes; i += 8)
+    {
+      uint64_t x, y;
+      memcpy (&x, a + i, 8);
+      memcpy (&y, b + i, 8);
+      x ^= y;
+      memcpy (dst + i, &x, 8);
+    }
+  for (; i < bytes; i++)
+    dst[i] = a[i] ^ b[i];
+}
 
 /* The two subkeys K1, K2 of SP 800-38B 6.1 (derived from the cipher
  * key; secret).  */

@@ -36,6 +36,18 @@
  * Whole blocks go through the bulk ccm_crypt slot (CTR and the OMAC
  * chain interleaved) when the path has one; otherwise CTR and OMAC run
  * one after the other over L1-sized chunks.
+ *
+ * Per key (setkey, reset), for t = 0, 1, 2: E_K ([t]_n), the chaining
+ * value of OMAC^t after its tweak block (SP 800-38B 6.2 step 6 with
+ * M_1 = [t]_n, which is never the last block once data follows), and
+ * OMAC^t of the empty string, E_K ([t]_n xor K1) (the tweak block is
+ * then the complete last block, step 4).  A message so costs no
+ * encryption for its tweak blocks and none for an empty nonce, header
+ * or message.  An OMAC started by setiv stays "primed" (its tweak
+ * block pending, as if buffered) until its first byte of data: its
+ * chaining value is then taken from the current key's table, so a
+ * setkey between setiv and the data acts as in libgcrypt, which keeps
+ * the tweak block buffered until then.
  */
 #include <config.h>
 
@@ -58,6 +70,12 @@ struct eax_state
   cmac_state header;                  /* OMAC^1 running over the header.  */
   cmac_state ciphertext;              /* OMAC^2 running over C.  */
   alignas (16) unsigned char n[16];   /* N; after finalisation the tag. */
+  /* Per key, t = 0, 1, 2: E_K ([t]_n) and OMAC^t (empty string).  */
+  alignas (16) unsigned char tweak_x[3][16];
+  alignas (16) unsigned char omac_empty[3][16];
+  /* OMAC^1 / OMAC^2 hold only their tweak block (no data yet).  */
+  unsigned int header_primed : 1;
+  unsigned int ciphertext_primed : 1;
 };
 
 inline eax_state *
@@ -79,6 +97,10 @@ burn (unsigned int depth)
     _gcry_burn_stack (depth + 4 * sizeof (void *));
 }
 
+/* Stack bytes of eax_key_tables' own frame, over-estimated: the burn
+ * must also reach the single-block function's frames below it.  */
+constexpr unsigned int EAX_TABLES_FRAME = 256;
+
 /* Counter blocks per ecb_crypt call in eax_ctr (the widest kernels').  */
 constexpr size_t EAX_CTR_BATCH = 32;
 
@@ -89,16 +111,49 @@ eax_bs (gcry_cipher_hd_t c)
   return c->spec->blocksize;
 }
 
-/* CTR += 1, big-endian over BS bytes, every byte whatever the carries. */
-inline void
-eax_ctr_increment (unsigned char *ctr, size_t bs)
+inline uint64_t
+eax_load_be64 (const unsigned char *p)
 {
-  unsigned int carry = 1;
-  for (size_t i = bs; i-- > 0;)
+  uint64_t v;
+  memcpy (&v, p, 8);
+  return __builtin_bswap64 (v);
+}
+
+inline void
+eax_store_be64 (unsigned char *p, uint64_t v)
+{
+  v = __builtin_bswap64 (v);
+  memcpy (p, &v, 8);
+}
+
+/* NB counter blocks CTR, CTR + 1, ... into KS and CTR += NB: the
+ * counter is one BS-byte big-endian integer (wrapping at 2^(8 BS)),
+ * held in 64-bit words whose carry is added, not branched on (the
+ * empty asm keeps the compiler from splitting the loop where the low
+ * word wraps): the counter is secret.  */
+inline void
+eax_ctr_blocks (unsigned char *ctr, unsigned char *ks, size_t nb, size_t bs)
+{
+  if (bs == 16)
     {
-      carry += ctr[i];
-      ctr[i] = (unsigned char) carry;
-      carry >>= 8;
+      uint64_t hi = eax_load_be64 (ctr), lo = eax_load_be64 (ctr + 8);
+      for (size_t i = 0; i < nb; i++, ks += 16)
+        {
+          eax_store_be64 (ks, hi);
+          eax_store_be64 (ks + 8, lo);
+          lo++;
+          __asm__ ("" : "+r" (lo));
+          hi += lo == 0;
+        }
+      eax_store_be64 (ctr, hi);
+      eax_store_be64 (ctr + 8, lo);
+    }
+  else
+    {
+      uint64_t v = eax_load_be64 (ctr);
+      for (size_t i = 0; i < nb; i++, ks += 8, v++)
+        eax_store_be64 (ks, v);
+      eax_store_be64 (ctr, v);
     }
 }
 
@@ -118,7 +173,7 @@ eax_ctr (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
   if (c->unused)
     {
       size_t n = len < c->unused ? len : c->unused;
-      cipher_block_xor (out, in, c->lastiv + bs - c->unused, n);
+      cmac_xor (out, in, c->lastiv + bs - c->unused, n);
       c->unused -= n;
       in += n;
       out += n;
@@ -127,23 +182,21 @@ eax_ctr (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
   if (!len)
     return 0;
   alignas (16) unsigned char ks[EAX_CTR_BATCH * EAX_BLOCK];
+  size_t ks_used = 0;   /* Bytes of KS written (wiped at the end).  */
   while (len)
     {
       size_t nb = (len + bs - 1) / bs;
       nb = nb < EAX_CTR_BATCH ? nb : EAX_CTR_BATCH;
-      for (size_t i = 0; i < nb; i++)
-        {
-          memcpy (ks + i * bs, c->ctr, bs);
-          eax_ctr_increment (c->ctr, bs);
-        }
-      if (c->bulk.ecb_crypt && bs == 16)
+      eax_ctr_blocks (c->ctr, ks, nb, bs);
+      ks_used = ks_used > nb * bs ? ks_used : nb * bs;
+      if (c->bulk.ecb_crypt && bs == 16 && nb > 1)
         depth = umax (depth, c->bulk.ecb_crypt (c->ctx, ks, ks, nb, 1));
       else
         for (size_t i = 0; i < nb; i++)
           depth = umax (depth, c->spec->encrypt (c->ctx, ks + i * bs,
                                                  ks + i * bs));
       const size_t n = len < nb * bs ? len : nb * bs;
-      cipher_block_xor (out, in, ks, n);
+      cmac_xor (out, in, ks, n);
       if (n < nb * bs)
         {
           /* The last block was partial: keep its unused keystream.  */
@@ -155,7 +208,7 @@ eax_ctr (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
       out += n;
       len -= n;
     }
-  wipememory (ks, sizeof ks);
+  wipememory (ks, ks_used);
   return depth;
 }
 
@@ -171,13 +224,50 @@ eax_state_size (const cipher_spec *)
   return sizeof (eax_state);
 }
 
+/* What depends on the key only: the CMAC subkeys K1, K2 (SP 800-38B
+ * 6.1) and, for t = 0, 1, 2, E_K ([t]_n) and OMAC^t of the empty
+ * string E_K ([t]_n xor K1) (EAX, figure 3: OMAC^t (M) = CMAC ([t]_n
+ * || M)).  Returns the stack burn depth.  */
+unsigned int
+eax_key_tables (gcry_cipher_hd_t c)
+{
+  eax_state *st = state_of (c);
+  const size_t bs = eax_bs (c);
+  unsigned int depth = _gcry_cmac_subkeys (c, &st->sk);
+  alignas (16) unsigned char b[16];
+  for (unsigned int t = 0; t < 3; t++)
+    {
+      memset (b, 0, sizeof b);
+      b[bs - 1] = (unsigned char) t;
+      depth = umax (depth, c->spec->encrypt (c->ctx, st->tweak_x[t], b));
+      cmac_xor (b, b, st->sk.k1, bs);
+      depth = umax (depth, c->spec->encrypt (c->ctx, st->omac_empty[t], b));
+    }
+  wipememory (b, sizeof b);
+  /* The block function's frames lie below this one's (and the caller
+   * burns from its own): add this frame's size.  */
+  return depth + EAX_TABLES_FRAME;
+}
+
+/* Drop the key tables (a failed setkey: no key is left).  */
+void
+eax_wipe_key_tables (eax_state *st)
+{
+  wipememory (&st->sk, sizeof st->sk);
+  wipememory (st->tweak_x, sizeof st->tweak_x);
+  wipememory (st->omac_empty, sizeof st->omac_empty);
+}
+
 gcry_err_code_t
 eax_setkey (gcry_cipher_hd_t c, const unsigned char *key, size_t keylen)
 {
   gcry_err_code_t rc = _gcry_cipher_setkey_algo (c, key, keylen);
   if (rc && rc != GPG_ERR_WEAK_KEY)
-    return rc;
-  burn (_gcry_cmac_subkeys (c, &state_of (c)->sk));
+    {
+      eax_wipe_key_tables (state_of (c));
+      return rc;
+    }
+  burn (eax_key_tables (c));
   /* A weak key allowed by GCRYCTL_SET_ALLOW_WEAK_KEY: libgcrypt 1.10's
    * EAX setkey answers with its subkey step's code (success), not
    * GPG_ERR_WEAK_KEY as the other modes do (observed side by side).  */
@@ -191,7 +281,16 @@ void
 eax_reset (gcry_cipher_hd_t c)
 {
   if (c->marks.key)
-    burn (_gcry_cmac_subkeys (c, &state_of (c)->sk));
+    burn (eax_key_tables (c));
+}
+
+/* The first data of a primed OMAC^t: its chaining value is E_K ([t]_n)
+ * and nothing is pending (SP 800-38B 6.2 step 6 for M_1 = [t]_n).  */
+inline void
+eax_omac_open (eax_state *st, cmac_state *cm, unsigned int t)
+{
+  memcpy (cm->x, st->tweak_x[t], sizeof cm->x);
+  cm->buflen = 0;
 }
 
 /* Start a message: N = OMAC^0 (nonce), the counter = N, and the two
@@ -206,6 +305,8 @@ eax_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
        * empty nonce.  */
       _gcry_cmac_reset (&state_of (c)->header);
       _gcry_cmac_reset (&state_of (c)->ciphertext);
+      state_of (c)->header_primed = 0;
+      state_of (c)->ciphertext_primed = 0;
       c->marks.iv = 0;
       c->marks.tag = 0;
       return GPG_ERR_INV_ARG;
@@ -218,24 +319,26 @@ eax_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
     return GPG_ERR_MISSING_KEY;
   eax_state *st = state_of (c);
   const size_t bs = eax_bs (c);
-  alignas (16) unsigned char tweak[16] = { 0 };
-  cmac_state nonce_mac;
-  unsigned int depth;
+  unsigned int depth = 0;
 
-  _gcry_cmac_reset (&nonce_mac);
-  depth = _gcry_cmac_write (c, &nonce_mac, tweak, bs);
-  if (iv)
-    depth = umax (depth, _gcry_cmac_write (c, &nonce_mac, iv, ivlen));
-  depth = umax (depth, _gcry_cmac_final (c, &nonce_mac, &st->sk, st->n));
+  if (iv && ivlen)
+    {
+      cmac_state nonce_mac;
+      eax_omac_open (st, &nonce_mac, 0);
+      depth = _gcry_cmac_write (c, &nonce_mac, iv, ivlen);
+      depth = umax (depth, _gcry_cmac_final (c, &nonce_mac, &st->sk, st->n));
+      wipememory (&nonce_mac, sizeof nonce_mac);
+    }
+  else
+    memcpy (st->n, st->omac_empty[0], bs);
   memcpy (c->ctr, st->n, bs);
-  wipememory (&nonce_mac, sizeof nonce_mac);
 
-  _gcry_cmac_reset (&st->header);
-  _gcry_cmac_reset (&st->ciphertext);
-  tweak[bs - 1] = 1;
-  depth = umax (depth, _gcry_cmac_write (c, &st->header, tweak, bs));
-  tweak[bs - 1] = 2;
-  depth = umax (depth, _gcry_cmac_write (c, &st->ciphertext, tweak, bs));
+  /* OMAC^1 and OMAC^2 hold their tweak blocks (taken from the key
+   * tables at their first data or at the tag); what the previous
+   * message left in their states is never read again (the tag wiped
+   * the pending blocks).  */
+  st->header_primed = 1;
+  st->ciphertext_primed = 1;
   c->marks.iv = 1;
   c->marks.tag = 0;
   burn (depth);
@@ -268,7 +371,15 @@ eax_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
   if (!c->marks.key)
     return GPG_ERR_MISSING_KEY;
   eax_need_nonce (c);
-  burn (_gcry_cmac_write (c, &state_of (c)->header, abuf, abuflen));
+  if (!abuflen)
+    return GPG_ERR_NO_ERROR;
+  eax_state *st = state_of (c);
+  if (st->header_primed)
+    {
+      eax_omac_open (st, &st->header, 1);
+      st->header_primed = 0;
+    }
+  burn (_gcry_cmac_write (c, &st->header, abuf, abuflen));
   return GPG_ERR_NO_ERROR;
 }
 
@@ -285,6 +396,11 @@ eax_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   eax_need_nonce (c);
   eax_state *st = state_of (c);
   unsigned int depth = 0;
+  if (inlen && st->ciphertext_primed)
+    {
+      eax_omac_open (st, &st->ciphertext, 2);
+      st->ciphertext_primed = 0;
+    }
   while (inlen)
     {
       cmac_state *cm = &st->ciphertext;
@@ -357,12 +473,27 @@ eax_finalize (gcry_cipher_hd_t c)
    * OMACs are CMAC of the empty string, which cancel, so the tag is N
    * (zero on a fresh or reset handle).  */
   eax_state *st = state_of (c);
-  alignas (16) unsigned char h[16], t[16];
-  unsigned int depth = _gcry_cmac_final (c, &st->header, &st->sk, h);
-  depth = umax (depth, _gcry_cmac_final (c, &st->ciphertext, &st->sk, t));
-  cipher_block_xor (st->n, st->n, h, eax_bs (c));
-  cipher_block_xor (st->n, st->n, t, eax_bs (c));
-  wipememory (h, sizeof h);
+  const size_t bs = eax_bs (c);
+  alignas (16) unsigned char t[16];
+  unsigned int depth = 0;
+  /* A primed OMAC saw no data: OMAC^t of the empty string.  */
+  if (st->header_primed)
+    cmac_xor (st->n, st->n, st->omac_empty[1], bs);
+  else
+    {
+      depth = _gcry_cmac_final (c, &st->header, &st->sk, t);
+      cmac_xor (st->n, st->n, t, bs);
+    }
+  if (st->ciphertext_primed)
+    cmac_xor (st->n, st->n, st->omac_empty[2], bs);
+  else
+    {
+      depth = umax (depth, _gcry_cmac_final (c, &st->ciphertext, &st->sk,
+                                             t));
+      cmac_xor (st->n, st->n, t, bs);
+    }
+  st->header_primed = 0;
+  st->ciphertext_primed = 0;
   wipememory (t, sizeof t);
   c->marks.tag = 1;
   burn (depth);

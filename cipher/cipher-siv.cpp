@@ -161,7 +161,7 @@ s2v_add (gcry_cipher_hd_t c, const unsigned char *s, size_t len)
   alignas (16) unsigned char mac[16];
   unsigned int depth = cmac_once (c, s, len, mac);
   _gcry_cmac_dbl (st->d, st->d);
-  cipher_block_xor (st->d, st->d, mac, SIV_BLOCK);
+  cmac_xor (st->d, st->d, mac, SIV_BLOCK);
   wipememory (mac, sizeof mac);
   return depth;
 }
@@ -177,13 +177,13 @@ s2v_final (gcry_cipher_hd_t c, const unsigned char *s, size_t len,
   unsigned int depth;
   if (len == SIV_BLOCK)
     {
-      cipher_block_xor (t, s, st->d, SIV_BLOCK);
+      cmac_xor (t, s, st->d, SIV_BLOCK);
       depth = cmac_once (c, t, SIV_BLOCK, v);
     }
   else if (len > SIV_BLOCK && len % SIV_BLOCK == 0)
     {
       /* Whole blocks: the leading ones in one bulk call.  */
-      cipher_block_xor (t, s + len - SIV_BLOCK, st->d, SIV_BLOCK);
+      cmac_xor (t, s + len - SIV_BLOCK, st->d, SIV_BLOCK);
       depth = _gcry_cmac_blocks_last (c, &st->sk, s, len / SIV_BLOCK - 1, t,
                                       v);
     }
@@ -192,7 +192,7 @@ s2v_final (gcry_cipher_hd_t c, const unsigned char *s, size_t len,
       cmac_state m;
       _gcry_cmac_reset (&m);
       depth = _gcry_cmac_write (c, &m, s, len - SIV_BLOCK);
-      cipher_block_xor (t, s + len - SIV_BLOCK, st->d, SIV_BLOCK);
+      cmac_xor (t, s + len - SIV_BLOCK, st->d, SIV_BLOCK);
       depth = umax (depth, _gcry_cmac_write (c, &m, t, SIV_BLOCK));
       depth = umax (depth, _gcry_cmac_final (c, &m, &st->sk, v));
       wipememory (&m, sizeof m);
@@ -231,7 +231,7 @@ siv_ctr (gcry_cipher_hd_t c, const unsigned char *v, unsigned char *out,
   if (c->unused)
     {
       size_t n = len < c->unused ? len : c->unused;
-      cipher_block_xor (out, in, c->lastiv + SIV_BLOCK - c->unused, n);
+      cmac_xor (out, in, c->lastiv + SIV_BLOCK - c->unused, n);
       c->unused -= n;
       in += n;
       out += n;
@@ -248,7 +248,7 @@ siv_ctr (gcry_cipher_hd_t c, const unsigned char *v, unsigned char *out,
           {
             depth = umax (depth, c->spec->encrypt (ctx2, ks, ctr));
             ctr_increment (ctr);
-            cipher_block_xor (out + n * SIV_BLOCK, in + n * SIV_BLOCK, ks,
+            cmac_xor (out + n * SIV_BLOCK, in + n * SIV_BLOCK, ks,
                               SIV_BLOCK);
           }
       in += nblocks * SIV_BLOCK;
@@ -259,7 +259,7 @@ siv_ctr (gcry_cipher_hd_t c, const unsigned char *v, unsigned char *out,
     {
       depth = umax (depth, c->spec->encrypt (ctx2, ks, ctr));
       ctr_increment (ctr);
-      cipher_block_xor (out, in, ks, len);
+      cmac_xor (out, in, ks, len);
       c->unused = SIV_BLOCK - len;
       memcpy (c->lastiv + len, ks + len, c->unused);
     }

@@ -20,6 +20,8 @@
  *    instructions alone: AESE's built-in XOR takes the block's input
  *    folded with k_0 and k_Nr off the chain (CBC: P_i ^ k_0 ^ k_Nr on
  *    the state before the last XOR), so no EOR sits between two blocks.
+ *  - CCM (and EAX) run the CBC-MAC chain with the CTR block of the same
+ *    (next, when decrypting) position beside it, two states per round.
  *  - Counters, tweaks and OCB offsets are built in vector registers from
  *    public values (the counter, the block index); nothing secret indexes
  *    memory or decides a branch.
@@ -445,6 +447,92 @@ ce_ctr32le_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
   return CE_BURN;
 }
 
+/* ---- CCM payload (NIST SP 800-38C 6.1, 6.2), also EAX's ------------- */
+
+/* CBC-MAC over the plaintext and CTR (a 128-bit big-endian counter,
+ * wrapping at 2^128) interleaved: the MAC chain is serial, so the CTR
+ * block of the same position (encryption) or of the next one
+ * (decryption, whose MAC input is the plaintext the keystream yields)
+ * runs its rounds beside it.  EAX (cipher-eax.cpp) also runs here with
+ * its counter N = OMAC^0 (nonce), which is secret: the counter is two
+ * 64-bit general registers incremented without a branch (the empty asm
+ * keeps the compiler from splitting the loop where the low half wraps),
+ * so unlike ctr16be_t nothing depends on its value.  */
+template <unsigned int ROUNDS>
+inline __attribute__ ((always_inline)) void
+enc2_upto_last (const V *k, V &x, V &y)
+{
+  V s[2] = { x, y };
+  rounds_upto_last<ROUNDS, 2, false> (k, s);
+  x = s[0];
+  y = s[1];
+}
+
+template <unsigned int ROUNDS>
+unsigned int
+ccm_crypt_t (const RIJNDAEL_context *ctx, unsigned char *macp,
+             unsigned char *ctrp, unsigned char *out, const unsigned char *in,
+             size_t nblocks, int encrypt)
+{
+  round_keys<ROUNDS> rk (ctx, false);
+  const V *k = rk.k;
+  const V kl = k[ROUNDS];
+  V mac = loadu (macp);
+  uint64x2_t cv = vreinterpretq_u64_u8 (vrev64q_u8 (loadu (ctrp)));
+  uint64_t hi = vgetq_lane_u64 (cv, 0), lo = vgetq_lane_u64 (cv, 1);
+  auto ctr_block = [&] () __attribute__ ((always_inline)) {
+    V b = vrev64q_u8 (vreinterpretq_u8_u64
+                      (vcombine_u64 (vcreate_u64 (hi), vcreate_u64 (lo))));
+    lo++;
+    __asm__ ("" : "+r" (lo));
+    hi += lo == 0;
+    return b;
+  };
+
+  if (encrypt)
+    for (; nblocks; nblocks--, in += 16, out += 16)
+      {
+        V p = loadu (in);
+        V x = veorq_u8 (mac, p), y = ctr_block ();
+        enc2_upto_last<ROUNDS> (k, x, y);
+        mac = veorq_u8 (x, kl);
+        storeu (out, xor3 (y, kl, p));
+      }
+  else if (nblocks)
+    {
+      /* KS: the keystream of the current block, made one block ahead.  */
+      V ks = crypt1<ROUNDS, false> (k, ctr_block ());
+      for (; nblocks > 1; nblocks--, in += 16, out += 16)
+        {
+          V p = veorq_u8 (loadu (in), ks);
+          storeu (out, p);
+          V x = veorq_u8 (mac, p), y = ctr_block ();
+          enc2_upto_last<ROUNDS> (k, x, y);
+          mac = veorq_u8 (x, kl);
+          ks = veorq_u8 (y, kl);
+        }
+      V p = veorq_u8 (loadu (in), ks);
+      storeu (out, p);
+      mac = crypt1<ROUNDS, false> (k, veorq_u8 (mac, p));
+    }
+  storeu (macp, mac);
+  storeu (ctrp, vrev64q_u8 (vreinterpretq_u8_u64
+                            (vcombine_u64 (vcreate_u64 (hi),
+                                           vcreate_u64 (lo)))));
+  return 0;
+}
+
+unsigned int
+ce_ccm_crypt (void *ctx, unsigned char *mac, unsigned char *ctr, void *out,
+              const void *in, size_t nblocks, int encrypt)
+{
+  CE_DISPATCH (ctx, ccm_crypt_t, (const RIJNDAEL_context *)ctx, mac, ctr,
+               (unsigned char *)out, (const unsigned char *)in, nblocks,
+               encrypt);
+  clear_vregs ();
+  return CE_BURN;
+}
+
 /* ---- XTS (IEEE 1619-2018 5.3) ------------------------------------- */
 
 /* T * alpha in GF(2^128), the tweak a little-endian 128-bit integer
@@ -692,5 +780,6 @@ _gcry_aes_armv8_ce_fill_bulk (cipher_bulk_ops *bulk)
   bulk->xts_crypt = ce_xts_crypt;
   bulk->ocb_crypt = ce_ocb_crypt;
   bulk->ocb_auth = ce_ocb_auth;
+  bulk->ccm_crypt = ce_ccm_crypt;
   bulk->gcm_crypt = _gcry_aes_armv8_ce_gcm_crypt;  /* cipher-gcm-armv8-ce */
 }

@@ -1248,6 +1248,108 @@ TEST (ModesMac, DifferentialSequences)
     }
 }
 
+/* EAX's per-key tables (E_K ([t]_n) and OMAC^t of the empty string,
+ * cipher-eax.cpp) against libgcrypt on every path and without bulk
+ * functions: empty nonce, header and message; a re-key between setiv
+ * and the first header or data (libgcrypt keeps the tweak blocks
+ * pending until then) or before the tag; several headers, also after
+ * data; setiv reuse; a failed setkey; the message split at every
+ * offset, in place and not, in both directions.  */
+TEST (ModesMac, DifferentialEaxKeyTables)
+{
+  const sysgcrypt *sys = system_lib ();
+  if (!sys)
+    GTEST_SKIP () << "system libgcrypt unavailable";
+  Prng rng (0x6561787461626c65ull);
+  const Bytes k1 = rng.bytes (32), k2 = rng.bytes (32);
+  const Bytes nonce = rng.bytes (40), hdr = rng.bytes (70), msg = rng.bytes (83);
+  auto paths = testutil::available_paths (&_gcry_cipher_spec_aes);
+  int runs = 0;
+  for (int variant = 0; variant <= (int) paths.size (); variant++)
+    {
+      const bool strip = variant == (int) paths.size ();
+      std::unique_ptr<testutil::ScopedPath> forced;
+      if (!strip)
+        forced.reset (new testutil::ScopedPath (*paths[variant]));
+      SCOPED_TRACE (strip ? "no bulk" : paths[variant]->name);
+      for (size_t kl : { 16, 24, 32 })
+        {
+          Twin t (sys);
+          t.strip = strip;
+          ASSERT_TRUE (t.open (GCRY_CIPHER_AES, GCRY_CIPHER_MODE_EAX, 0));
+          t.setkey (k1, kl);
+          /* Empty everything, with and without setiv.  */
+          t.gettag (16);
+          t.setiv (nonce.data (), 0);
+          t.gettag (16);
+          t.setiv (nullptr, 0);
+          t.auth (hdr.data (), 0);
+          t.crypt (true, msg.data (), 0, 0, false);
+          t.gettag (16);
+          /* Nonce lengths around the block size, empty header.  */
+          for (size_t nl : { 1, 15, 16, 17, 32, 40 })
+            {
+              t.setiv (nonce.data (), nl);
+              t.crypt (true, msg.data (), 48, 48, false);
+              t.gettag (16);
+            }
+          /* Re-key between setiv and the header, the data, the tag.  */
+          t.setiv (nonce.data (), 16);
+          t.setkey (k2, kl);
+          t.auth (hdr.data (), 20);
+          t.crypt (true, msg.data (), 40, 40, false);
+          t.gettag (16);
+          t.setiv (nonce.data (), 16);
+          t.auth (hdr.data (), 33);
+          t.setkey (k1, kl);
+          t.crypt (true, msg.data (), 40, 40, true);
+          t.gettag (16);
+          t.setiv (nonce.data (), 7);
+          t.setkey (k2, kl);
+          t.gettag (16);
+          t.setiv (nonce.data (), 7);
+          t.crypt (false, msg.data (), 17, 17, false);
+          t.setkey (k1, kl);
+          t.checktag (t.last_tag, 16);
+          /* Several headers, before and after the data.  */
+          t.setiv (nonce.data (), 12);
+          for (size_t a : { 0, 1, 16, 15, 0, 38 })
+            t.auth (hdr.data (), a);
+          t.crypt (true, msg.data (), 33, 33, false);
+          t.auth (hdr.data (), 5);
+          t.crypt (true, msg.data () + 33, 16, 16, false);
+          t.gettag (16);
+          /* A failed setkey, then a good one.  */
+          t.setkey (k1, 7);
+          t.setkey (k2, kl);
+          t.setiv (nonce.data (), 13);
+          t.crypt (true, msg.data (), 64, 64, false);
+          t.gettag (16);
+          /* Every split of the message, both directions, in place or
+           * not; setiv reused with the same nonce each time.  */
+          for (size_t cut = 0; cut <= msg.size () && t.ok; cut++)
+            for (bool enc : { true, false })
+              {
+                const bool inplace = (cut & 1) != 0;
+                t.setiv (nonce.data (), 16);
+                t.auth (hdr.data (), cut % 40);
+                t.crypt (enc, msg.data (), cut, cut, inplace);
+                t.crypt (enc, msg.data () + cut, msg.size () - cut,
+                         msg.size () - cut, inplace);
+                if (enc)
+                  t.gettag (16);
+                else
+                  t.checktag (t.last_tag, 16);
+                runs++;
+              }
+          ASSERT_TRUE (t.ok) << "key length " << kl;
+        }
+    }
+  std::printf ("[  EAX     ] %d split messages and the key-table cases match"
+               " libgcrypt on %s + no-bulk\n", runs,
+               testutil::path_names (paths).c_str ());
+}
+
 /* Key-length rules and the calls before any key (only those libgcrypt
  * survives).  */
 TEST (ModesMac, DifferentialKeysAndOpen)
