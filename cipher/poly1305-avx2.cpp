@@ -291,15 +291,7 @@ _gcry_poly1305_avx2_blocks (poly1305_context *ctx, const unsigned char *m,
       t = _mm_add_epi64 (t, _mm_unpackhi_epi64 (t, t));
       l[j] = (uint64_t) _mm_cvtsi128_si64 (t);
     }
-  constexpr uint64_t M44 = (1ull << 44) - 1, M42 = (1ull << 42) - 1;
-  uint64_t h0 = l[0] + (l[1] << 26);
-  uint64_t h1 = (l[2] << 8) + (l[3] << 34);
-  uint64_t h2 = l[4] << 16, c;
-  c = h0 >> 44; h0 &= M44; h1 += c;
-  c = h1 >> 44; h1 &= M44; h2 += c;
-  c = h2 >> 42; h2 &= M42; h0 += c * 5;
-  c = h0 >> 44; h0 &= M44; h1 += c;
-  ctx->h[0] = h0; ctx->h[1] = h1; ctx->h[2] = h2;
+  poly1305_h_from_limbs26 (ctx, l);
   wipememory (l, sizeof l);
   _mm256_zeroall ();
   return 4 * 32 + 16 * sizeof (void *);

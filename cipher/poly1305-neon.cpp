@@ -227,15 +227,7 @@ _gcry_poly1305_neon_blocks (poly1305_context *ctx, const unsigned char *m,
    * serial carry.  */
   for (int i = 0; i < 5; i++)
     l[i] = vaddlv_u32 (h[i]);
-  constexpr uint64_t M44 = (1ull << 44) - 1, M42 = (1ull << 42) - 1;
-  uint64_t h0 = l[0] + (l[1] << 26);
-  uint64_t h1 = (l[2] << 8) + (l[3] << 34);
-  uint64_t h2 = l[4] << 16, c;
-  c = h0 >> 44; h0 &= M44; h1 += c;
-  c = h1 >> 44; h1 &= M44; h2 += c;
-  c = h2 >> 42; h2 &= M42; h0 += c * 5;
-  c = h0 >> 44; h0 &= M44; h1 += c;
-  ctx->h[0] = h0; ctx->h[1] = h1; ctx->h[2] = h2;
+  poly1305_h_from_limbs26 (ctx, l);
   wipememory (l, sizeof l);
   vec_clear_arm64 ();
   /* Spilled q registers (the two power sets, the limbs) and the frame. */

@@ -137,6 +137,29 @@ unsigned int _gcry_poly1305_neon_blocks (poly1305_context *ctx,
                                          size_t nblocks) GCIPHER_INTERNAL;
 #endif
 
+/* The vector paths' end: five radix-2^26 limb sums L (limb i at
+ * 2^(26 i), each below 2^64 after adding the lanes) into CTX's radix-2^44
+ * accumulator (limb 0 at 2^0, 1 at 2^26, both into h0; 2 at 2^52 and 3
+ * at 2^78 into h1; 4 at 2^104 into h2), then a serial carry, the carry
+ * out of 2^130 entering h0 times 5 (RFC 8439 2.5, p = 2^130 - 5).  In an
+ * unnamed namespace and always inlined: each ISA file gets its own copy
+ * under its own flags.  */
+namespace {
+inline __attribute__ ((always_inline)) void
+poly1305_h_from_limbs26 (poly1305_context *ctx, const uint64_t l[5])
+{
+  constexpr uint64_t M44 = (1ull << 44) - 1, M42 = (1ull << 42) - 1;
+  uint64_t h0 = l[0] + (l[1] << 26);
+  uint64_t h1 = (l[2] << 8) + (l[3] << 34);
+  uint64_t h2 = l[4] << 16, c;
+  c = h0 >> 44; h0 &= M44; h1 += c;
+  c = h1 >> 44; h1 &= M44; h2 += c;
+  c = h2 >> 42; h2 &= M42; h0 += c * 5;
+  c = h0 >> 44; h0 &= M44; h1 += c;
+  ctx->h[0] = h0; ctx->h[1] = h1; ctx->h[2] = h2;
+}
+} // namespace
+
 #ifdef POLY1305_RADIX44
 /* The radix-2^44 arithmetic, inline so bulk paths elsewhere (the
  * ChaCha20-Poly1305 stitching of chacha20-avx512.cpp) interleave it with
