@@ -143,6 +143,13 @@
  *                 or in == NULL with 1..8 bytes: libgcrypt 1.10 returns a
  *                 result other than the one it gives out of place (which
  *                 is RFC 5649's, and what gcipher gives always).
+ *   kwp-8         AES-WRAP with padding, unwrapping a 16-byte input,
+ *                 when the compared library rejects RFC 5649's one-block
+ *                 form of an 8-byte key (MLI = 8, section 4.2 allows
+ *                 8 * (n - 1) < MLI <= 8 * n with n = 1): libgcrypt
+ *                 master (1.12) answers GPG_ERR_CHECKSUM to what it
+ *                 wrapped itself; 1.10 and gcipher unwrap it.  Probed at
+ *                 start-up; found by the fuzzer against master.
  *   kw-iv         AES-WRAP unwrap with an IV other than A6..A6 set:
  *                 libgcrypt 1.10 also accepts data wrapped with the
  *                 default IV (RFC 3394 2.2.3 checks the given IV only,
@@ -207,6 +214,7 @@ std::vector<int> algos;              /* What gcipher implements.  */
 std::vector<int> ctl_cmds;           /* Commands of ctl op 4 (below).  */
 bool peer_is_gcipher;                /* Compared with gcipher's own .so.  */
 bool peer_has_ctl63;                 /* PRIV_CIPHERCTL_GET_COUNTER.  */
+bool peer_rejects_kwp8;              /* kwp-8, below.  */
 const int unknown_algos[] = { 0, 11, 12, 299, 400, 999, 65536, -1 };
 std::vector<uint8_t> pattern;        /* Cheap data: 32 KiB.  */
 bool trace_all;                      /* GCIPHER_FUZZ_TRACE=1.  */
@@ -216,14 +224,15 @@ enum SkipReason
 {
   SKIP_NO_KEY, SKIP_GCM_PARTIAL, SKIP_KWP_EMPTY, SKIP_KWP_INPLACE,
   SKIP_KW_IV, SKIP_CTS_SHORT, SKIP_CCM_REKEY, SKIP_SYS_ONLY, SKIP_SYNC_MAC,
-  SKIP_CCM_SETCTR, SKIP_CTL_62, SKIP_SBOX_NAME, SKIP_PROBE, N_SKIPS
+  SKIP_CCM_SETCTR, SKIP_CTL_62, SKIP_SBOX_NAME, SKIP_KWP_8, SKIP_PROBE,
+  N_SKIPS
 };
 const char *const skip_names[N_SKIPS] = { "no-key", "gcm-partial",
                                           "kwp-empty", "kwp-inplace",
                                           "kw-iv", "cts-short", "ccm-rekey",
                                           "sys-only", "sync-mac", "ccm-setctr",
                                           "ctl-62", "sbox-name",
-                                          "probe" };
+                                          "kwp-8", "probe" };
 unsigned long skips[N_SKIPS];
 unsigned long n_inputs, n_calls, n_opened, n_solo, n_overlap, n_misaligned;
 
@@ -948,6 +957,15 @@ probe (Reader &in, Run &r, unsigned int n)
   r.same_bytes (ba, bb, sizeof ba, "probe buffer");
 }
 
+/* kwp-8: an unwrap of N bytes with padding the peer may wrongly
+ * reject (RFC 5649 4.2, one block: N == 16).  */
+bool
+kwp8 (const Run &r, bool enc, size_t n)
+{
+  return peer_rejects_kwp8 && !enc && r.mode == GCRY_CIPHER_MODE_AESWRAP
+         && (r.flags & GCRY_CIPHER_EXTENDED) && n == 16;
+}
+
 void
 run_input (const uint8_t *data, size_t size)
 {
@@ -1148,6 +1166,8 @@ run_input (const uint8_t *data, size_t size)
                          && (im == Run::IN_EQ_OUT
                              || (im == Run::IN_NULL && outsize <= 8)))
                   r.begin_solo (SKIP_KWP_INPLACE, false);
+                else if (kwp8 (r, enc, im == Run::IN_NULL ? outsize : len))
+                  r.begin_solo (SKIP_KWP_8, false);
                 r.crypt (enc, d.data (), len, outsize, im, lay);
               }
             else
@@ -1168,6 +1188,8 @@ run_input (const uint8_t *data, size_t size)
                             || (piece <= 8 && im == Run::IN_NULL)))
                       r.begin_solo (piece ? SKIP_KWP_INPLACE
                                           : SKIP_KWP_EMPTY, false);
+                    else if (kwp8 (r, enc, piece))
+                      r.begin_solo (SKIP_KWP_8, false);
                     r.crypt (enc, d.data () + off, piece, piece, im, lay);
                     off += piece;
                   }
@@ -1364,6 +1386,22 @@ LLVMFuzzerInitialize (int *, char ***)
     if (peer_has_ctl63)
       ctl_cmds.push_back (63);
   }
+  /* Does the peer unwrap RFC 5649's one-block form of an 8-byte key
+   * (kwp-8)?  It wraps it as 1.10 and gcipher do.  */
+  {
+    gcry_cipher_hd_t h;
+    unsigned char k[16] = { 1 }, p[8] = { 2 }, w[16], u[16];
+    if (!sys->cipher_open (&h, GCRY_CIPHER_AES, GCRY_CIPHER_MODE_AESWRAP,
+                           GCRY_CIPHER_EXTENDED))
+      {
+        if (!sys->cipher_setkey (h, k, sizeof k)
+            && !sys->cipher_encrypt (h, w, sizeof w, p, sizeof p))
+          peer_rejects_kwp8 = gcry_err_code (sys->cipher_decrypt (
+                                h, u, sizeof u, w, sizeof w))
+                              == GPG_ERR_CHECKSUM;
+        sys->cipher_close (h);
+      }
+  }
   /* make-corpus asks how many algorithm indices there are.  */
   if (const char *c = getenv ("GCIPHER_FUZZ_COUNT_ALGOS"); c && *c == '1')
     {
@@ -1378,8 +1416,11 @@ LLVMFuzzerInitialize (int *, char ***)
   fprintf (stderr, "cipher-diff: gcipher algorithms:");
   for (int a : algos)
     fprintf (stderr, " %s", gcry_cipher_algo_name (a));
-  fprintf (stderr, "; compared with %s %s%s\n", sys->path, sys->version,
-           peer_has_ctl63 ? " (has ctl 63)" : "");
+  fprintf (stderr, "; compared with %s %s%s%s\n", sys->path, sys->version,
+           peer_has_ctl63 ? " (has ctl 63)" : "",
+           peer_rejects_kwp8 ? " (rejects RFC 5649's one-block 8-byte"
+                               " unwrap: kwp-8)"
+                             : "");
   atexit (print_stats);
   return 0;
 }

@@ -1052,6 +1052,46 @@ TEST_F (ApiDiff, FuzzKwpSingleBlockInPlace)
     }
 }
 
+/* Found by the fuzzer against libgcrypt master (1.12): an 8-byte key
+ * wrapped with padding is RFC 5649 4.1's one block ENC (K, AIV || P),
+ * and 4.2 unwraps it (n = 1, 8 * (n - 1) < MLI = 8 <= 8 * n).  Master
+ * wraps it so but answers GPG_ERR_CHECKSUM to its unwrap; libgcrypt
+ * 1.10 and gcipher unwrap it.  Every 128-bit block cipher, against the
+ * compared library and against ECB.  */
+TEST_F (ApiDiff, FuzzKwpOneBlockEightBytes)
+{
+  const int algos[] = { GCRY_CIPHER_AES,        GCRY_CIPHER_AES192,
+                        GCRY_CIPHER_AES256,     GCRY_CIPHER_SERPENT128,
+                        GCRY_CIPHER_CAMELLIA128, GCRY_CIPHER_TWOFISH,
+                        GCRY_CIPHER_SM4,        GCRY_CIPHER_SEED };
+  Bytes key = pattern (32, 8), p = pattern (8, 9);
+  for (int algo : algos)
+    {
+      const size_t kl = gcry_cipher_get_algo_keylen (algo);
+      Twin t (&ours, sys);
+      ASSERT_TRUE (t.open (algo, GCRY_CIPHER_MODE_AESWRAP,
+                           GCRY_CIPHER_EXTENDED));
+      t.setkey (key.data (), kl);
+      t.crypt (true, p.data (), 8, 16, Twin::SEPARATE);
+      Bytes w (16), u (16, 0xc3);
+      ASSERT_EQ (0u, gcry_cipher_encrypt (t.ha, w.data (), 16, p.data (), 8));
+      t.crypt (false, w.data (), 16, 16, Twin::SEPARATE);
+      t.info (GCRYCTL_GET_KEYLEN, true, true);
+      EXPECT_TRUE (t.ok) << gcry_cipher_algo_name (algo);
+      ASSERT_EQ (0u, gcry_cipher_decrypt (t.ha, u.data (), 16, w.data (), 16))
+        << gcry_cipher_algo_name (algo);
+      EXPECT_EQ (0, memcmp (u.data (), p.data (), 8));
+      gcry_cipher_hd_t e;
+      ASSERT_EQ (0u, gcry_cipher_open (&e, algo, GCRY_CIPHER_MODE_ECB, 0));
+      ASSERT_EQ (0u, gcry_cipher_setkey (e, key.data (), kl));
+      uint8_t blk[16] = { 0xa6, 0x59, 0x59, 0xa6, 0, 0, 0, 8 };
+      memcpy (blk + 8, p.data (), 8);
+      ASSERT_EQ (0u, gcry_cipher_encrypt (e, blk, 16, nullptr, 0));
+      EXPECT_EQ (0, memcmp (w.data (), blk, 16)) << gcry_cipher_algo_name (algo);
+      gcry_cipher_close (e);
+    }
+}
+
 /* Deliberate difference (doc/gcipher.md "Differential fuzzing"): a
  * setctr between CCM's setiv and SET_CCM_LENGTHS.  gcipher once read q
  * from the overwritten counter block (a negative memcpy length, found
