@@ -33,7 +33,16 @@
  * the previous one) run one block at a time that way (or through the
  * smallest kernel's crypt_one when it has one).  Every stack
  * buffer is wiped before return.  No intrinsics here: the kernels come
- * from the ISA files (camellia-gfni-*.cpp, sm4-gfni-*.cpp).
+ * from the ISA files, each instantiating its algorithm's kernel template:
+ *   Camellia  camellia-gfni.h  camellia-{gfni-avx512,gfni-avx2,vaes-avx2,
+ *                              aesni-avx2,aesni-avx}.cpp
+ *   SM4       sm4-gfni.h       sm4-{gfni-avx512,gfni-avx2,vaes-avx2,
+ *                              aesni-avx2,aesni-avx}.cpp
+ *   ARIA      aria-gfni.h      aria-{gfni-avx512,gfni-avx2,vaes-avx2,
+ *                              aesni-avx2}.cpp (crypt_one)
+ *   Twofish   twofish-simd.h   twofish-{avx512,gfni-avx512,avx2}.cpp
+ *                              (crypt_one)
+ * AES and Serpent have mode drivers of their own.
  */
 #ifndef GCIPHER_CIPHER_BATCH_MODES_H
 #define GCIPHER_CIPHER_BATCH_MODES_H

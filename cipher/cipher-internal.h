@@ -486,11 +486,16 @@ ct_wipe_if_nonzero (unsigned char *p, size_t n, uint64_t diff)
 }
 
 /* libgcrypt's per-algorithm extras, for the few algorithms that have
- * them (3DES, GOST 28147-89): one cipher_extra_ops per such spec, listed
- * in cipher.cpp's extra_ops_list.  libgcrypt never wipes a context
- * before setkey and GCRYCTL_RESET copies back the context as setkey left
- * it; gcipher wipes, so an algorithm keeps what must survive in the first
- * KEEP_BYTES of its context and restores the rest in RESET.  */
+ * them: one cipher_extra_ops per such spec, listed in cipher.cpp's
+ * extra_ops_list.  3DES (private command 61) and GOST 28147-89 with its
+ * key-meshing variant (GCRYCTL_SET_SBOX) have set_extra_info and reset;
+ * the stream ciphers ARCFOUR, Salsa20, Salsa20/12 and ChaCha20 a reset
+ * only, and keep their whole context across setkey (a successful setkey
+ * overwrites all of it, a failed one leaves it as libgcrypt does).
+ * libgcrypt never wipes a context before setkey and GCRYCTL_RESET copies
+ * back the context as setkey left it; gcipher wipes, so an algorithm
+ * keeps what must survive in the first KEEP_BYTES of its context and
+ * restores the rest in RESET.  */
 struct cipher_extra_ops
 {
   const cipher_spec *spec;

@@ -4,16 +4,26 @@
  * Built with -mvaes -mvpclmulqdq -mavx512f -mavx512vl -mavx512bw
  * -mavx512dq -maes -mpclmul in its own convenience library; selected at
  * setkey when HWF_INTEL_AESNI, HWF_INTEL_VAES_VPCLMUL and HWF_INTEL_AVX512
- * are all present ("vaes-avx512").  Four blocks per zmm register; the
- * kernels (ECB, CBC-dec, CFB-dec, CTR with a 128-bit big-endian and a
- * 32-bit little-endian counter, XTS, OCB) are those of
- * rijndael-vaes-kernels.h instantiated for zmm.  Everything else (key
- * expansion, single blocks, CBC-enc, CFB-enc, OFB, CCM, GCM) is the
- * AES-NI path's.
+ * are all present ("vaes-avx512", first in rijndael.cpp's tables).  Four
+ * blocks per zmm register; the kernels (ECB, CBC-dec, CFB-dec, CTR with
+ * a 128-bit big-endian and a 32-bit little-endian counter, XTS, OCB
+ * encryption/decryption and authentication) are those of
+ * rijndael-vaes-kernels.h instantiated for zmm.
  *
- * 8 zmm per batch (32 blocks): with AESENC on two pipes and a latency of
- * 4 cycles, 8 independent registers keep both busy, and 32 registers
- * leave room for the round key and the mode's state with no spill.
+ * Everything else is the AES-NI path's: the key schedule and single
+ * blocks (the table entry names _gcry_aes_aesni_setkey), and the slots
+ * fill_bulk inherits from _gcry_aes_aesni_fill_bulk: CBC-enc, CFB-enc,
+ * OFB, ccm_crypt, gcm_crypt and gcm_siv_dec.  The last two hand their
+ * blocks to the zmm VAES kernels of cipher-gcm-intel-vpclmul.cpp
+ * (stitched GCM, GCM-SIV decryption) when the GHASH back end is
+ * vpclmul-avx512.
+ *
+ * 8 zmm per batch (32 blocks, RIJNDAEL_VAES_AVX512_LANES): with AESENC on
+ * two pipes and a latency of 4 cycles, 8 independent registers keep both
+ * busy.  With 32 registers the full batches of CTR, XTS and OCB load the
+ * round keys into registers once per call (KEYS_IN_REGS) instead of
+ * broadcasting one per round per batch; for XTS with AES-256 GCC 12
+ * spills a few of them to the (burned) stack.
  */
 #include <config.h>
 

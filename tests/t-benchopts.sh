@@ -1,6 +1,6 @@
 #!/bin/sh
 # t-benchopts.sh - libgcrypt's benchmark and bench-slope command lines on
-# tests/benchmark and tests/bench-slope (doc/gcipher.md 5), and
+# tests/benchmark and tests/bench-slope (doc/gcipher.md 12.1, 12.3), and
 # bench-compare's --libgcrypt (doc/gcipher.md 12.4).
 #
 # What t-benchtools checks on the parsers, end to end: every option
