@@ -177,6 +177,8 @@ struct gcry_cipher_handle
 {
   uint32_t magic;
   size_t alloc_size;                 /* Bytes in this allocation.  */
+  void *alloc_base;                  /* Its start (the handle may sit a
+                                      * few bytes in, for alignment).  */
   const cipher_spec *spec;
   int algo;
   int mode;

@@ -549,8 +549,15 @@ _gcry_cipher_open (gcry_cipher_hd_t *handle, int algo, int mode,
       const bool secure = (flags & GCRY_CIPHER_SECURE) != 0;
       const cipher_mode_ops *ops = mode_ops_of (mode);
       size_t state = ops && ops->state_size ? ops->state_size (spec) : 0;
-      size_t size = sizeof (gcry_cipher_handle) + (CONTEXT_ALIGN - 1)
-                    + spec->contextsize;
+      /* The handle's own members are 16-byte aligned (alignas), and
+       * the allocator need not give that: the full substitute's secure
+       * handles come from the real libgcrypt's secure pool, 8-byte
+       * aligned (an aligned SSE load of OCB's state faulted in
+       * gpg-agent).  So the handle sits at the first aligned address of
+       * the block.  */
+      constexpr size_t handle_align = alignof (gcry_cipher_handle);
+      size_t size = (handle_align - 1) + sizeof (gcry_cipher_handle)
+                    + (CONTEXT_ALIGN - 1) + spec->contextsize;
       if (state)
         size += (CONTEXT_ALIGN - 1) + state;
       void *mem = secure ? _gcry_malloc_secure (size) : _gcry_malloc (size);
@@ -559,9 +566,12 @@ _gcry_cipher_open (gcry_cipher_hd_t *handle, int algo, int mode,
       else
         {
           memset (mem, 0, size);
-          h = static_cast<gcry_cipher_hd_t> (mem);
-          uintptr_t p = reinterpret_cast<uintptr_t> (mem)
-                        + sizeof (gcry_cipher_handle);
+          uintptr_t base = (reinterpret_cast<uintptr_t> (mem)
+                            + handle_align - 1)
+                           & ~(uintptr_t) (handle_align - 1);
+          h = reinterpret_cast<gcry_cipher_hd_t> (base);
+          h->alloc_base = mem;
+          uintptr_t p = base + sizeof (gcry_cipher_handle);
           p = (p + CONTEXT_ALIGN - 1) & ~(uintptr_t) (CONTEXT_ALIGN - 1);
           h->magic = secure ? CTX_MAGIC_SECURE : CTX_MAGIC_NORMAL;
           h->alloc_size = size;
@@ -598,8 +608,9 @@ _gcry_cipher_close (gcry_cipher_hd_t h)
       return;
     }
   size_t size = h->alloc_size;
-  wipememory (h, size);  /* Also clears the magic.  */
-  _gcry_free (h);
+  void *mem = h->alloc_base;
+  wipememory (mem, size);  /* Also clears the magic.  */
+  _gcry_free (mem);
 }
 
 /* Key lengths are the algorithm's business (AES takes 16, 24 or 32

@@ -13,7 +13,7 @@
 #     (LD_DEBUG=bindings) show gpg's gcry_cipher_open bound to gcipher
 #     and its gcry_md_open to the system library under its private name;
 #     a symmetric round trip (AES256, 256 KiB, also with
-#     GCIPHER_DISABLE_HWF=all) and a public-key one (a new Curve25519
+#     GCIPHER_DISABLE_HWF=all) and a public-key one (a new Curve25519, passphrase-protected
 #     key: ECDH and EdDSA through gcry_pk_*, AES in gcipher) decrypt
 #     what a stock gpg encrypted and the other way round.
 #  3. gcipher-system enable/disable in a throw-away root (needs root:
@@ -147,8 +147,12 @@ if [ -x "$GPG" ]; then
       cmp -s "$tmp/data" "$tmp/s.out" ||
       fail "symmetric AES256, stock -> gcipher (hwf off: '$hwf')"
   done
-  # Public key: generated on gcipher (the agent inherits the library).
-  on $G --passphrase '' --quick-gen-key 'gcipher test <t@example.org>' \
+  # Public key: generated on gcipher (the agent inherits the library:
+  # the first gpg above started it on gcipher). With a passphrase, so
+  # the agent protects the key with AES-OCB on a GCRY_CIPHER_SECURE
+  # handle, which the full substitute takes from the real libgcrypt's
+  # secure pool, 8-byte aligned (it once faulted there).
+  on $G --quick-gen-key 'gcipher test <t@example.org>' \
        future-default default never >/dev/null 2>&1 ||
     fail "gpg --quick-gen-key on gcipher"
   rm -f "$tmp/p.gpg" "$tmp/p.out"

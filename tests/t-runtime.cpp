@@ -785,6 +785,112 @@ TEST (Memory, AllocationHandlerHonoured)
   gcry_free (s);
 }
 
+namespace {
+/* An allocator whose blocks start 8 bytes past a 16-byte boundary, as
+ * libgcrypt 1.10's secure pool gives them (the full substitute takes
+ * its secure handles from there).  */
+int odd_allocs;
+void *
+odd_alloc (size_t n)
+{
+  unsigned char *p = static_cast<unsigned char *> (aligned_alloc (16, n + 32));
+  if (!p)
+    return nullptr;
+  odd_allocs++;
+  memcpy (p, &p, sizeof p);
+  return p + 24;
+}
+int odd_check (const void *) { return 1; }
+void *odd_realloc (void *, size_t) { return nullptr; }
+void
+odd_free (void *q)
+{
+  if (!q)
+    return;
+  void *p;
+  memcpy (&p, static_cast<unsigned char *> (q) - 24, sizeof p);
+  free (p);
+}
+}  // namespace
+
+/* Found with gpg-agent on the full substitute: an OCB handle from the
+ * real libgcrypt's secure pool, 8-byte aligned, faulted on an aligned
+ * load of the handle's own state.  Every mode, on handles whose memory
+ * is only 8-byte aligned, secure or not, gives the result of a handle
+ * from the default allocator.  */
+TEST (Memory, HandlesWorkOnEightByteAlignedMemory)
+{
+  struct M { int mode; size_t keylen; };
+  const M modes[] = { { GCRY_CIPHER_MODE_ECB, 16 }, { GCRY_CIPHER_MODE_CBC, 16 },
+                      { GCRY_CIPHER_MODE_CFB, 16 }, { GCRY_CIPHER_MODE_OFB, 16 },
+                      { GCRY_CIPHER_MODE_CTR, 16 }, { GCRY_CIPHER_MODE_OCB, 16 },
+                      { GCRY_CIPHER_MODE_GCM, 16 }, { GCRY_CIPHER_MODE_CCM, 16 },
+                      { GCRY_CIPHER_MODE_EAX, 16 }, { GCRY_CIPHER_MODE_XTS, 32 },
+                      { GCRY_CIPHER_MODE_SIV, 32 },
+                      { GCRY_CIPHER_MODE_GCM_SIV, 16 } };
+  unsigned char key[32], nonce[12] = { 1, 2, 3 }, in[160], out[2][160];
+  unsigned char tag[2][16];
+  for (size_t i = 0; i < sizeof key; i++)
+    key[i] = (unsigned char) (i * 11 + 5);
+  for (size_t i = 0; i < sizeof in; i++)
+    in[i] = (unsigned char) (i * 7);
+  for (unsigned int flags : { 0u, (unsigned int) GCRY_CIPHER_SECURE })
+    for (const M &m : modes)
+      for (size_t len : { (size_t) 16, (size_t) 160 })
+        {
+          for (int odd = 0; odd < 2; odd++)
+            {
+              if (odd)
+                gcry_set_allocation_handler (odd_alloc, odd_alloc, odd_check,
+                                             odd_realloc, odd_free);
+              const int before = odd_allocs;
+              gcry_cipher_hd_t h;
+              ASSERT_EQ (0u, gcry_cipher_open (&h, GCRY_CIPHER_AES, m.mode,
+                                               flags));
+              if (odd)
+                EXPECT_GT (odd_allocs, before);
+              ASSERT_EQ (0u, gcry_cipher_setkey (h, key, m.keylen));
+              if (m.mode == GCRY_CIPHER_MODE_CCM)
+                {
+                  uint64_t l[3] = { len, 0, 16 };
+                  ASSERT_EQ (0u, gcry_cipher_setiv (h, nonce, 12));
+                  ASSERT_EQ (0u, gcry_cipher_ctl (h, GCRYCTL_SET_CCM_LENGTHS,
+                                                  l, sizeof l));
+                }
+              else if (m.mode == GCRY_CIPHER_MODE_SIV)
+                {
+                  ASSERT_EQ (0u, gcry_cipher_authenticate (h, nonce, 5));
+                  ASSERT_EQ (0u, gcry_cipher_setiv (h, nonce, 12));
+                }
+              else if (m.mode != GCRY_CIPHER_MODE_ECB)
+                ASSERT_EQ (0u, gcry_cipher_setiv (h, nonce,
+                                                  m.mode == GCRY_CIPHER_MODE_GCM
+                                                  || m.mode == GCRY_CIPHER_MODE_OCB
+                                                  || m.mode == GCRY_CIPHER_MODE_EAX
+                                                  || m.mode == GCRY_CIPHER_MODE_GCM_SIV
+                                                    ? 12 : 16));
+              const bool aead = m.mode >= GCRY_CIPHER_MODE_CCM
+                                && m.mode != GCRY_CIPHER_MODE_XTS;
+              if (m.mode == GCRY_CIPHER_MODE_OCB)
+                gcry_cipher_final (h);
+              size_t n = m.mode == GCRY_CIPHER_MODE_OCB ? len + 1 : len;
+              if (n > sizeof in)
+                n = len;
+              EXPECT_EQ (0u, gcry_cipher_encrypt (h, out[odd], n, in, n))
+                << m.mode << " " << flags;
+              memset (tag[odd], 0, 16);
+              if (aead)
+                EXPECT_EQ (0u, gcry_cipher_gettag (h, tag[odd], 16)) << m.mode;
+              gcry_cipher_close (h);
+              if (odd)
+                gcry_set_allocation_handler (nullptr, nullptr, nullptr,
+                                             nullptr, nullptr);
+            }
+          EXPECT_EQ (0, memcmp (out[0], out[1], len)) << m.mode << " " << flags;
+          EXPECT_EQ (0, memcmp (tag[0], tag[1], 16)) << m.mode << " " << flags;
+        }
+}
+
 // ---------------------------------------------------------------------
 // Random
 
