@@ -150,6 +150,17 @@
  *                 master (1.12) answers GPG_ERR_CHECKSUM to what it
  *                 wrapped itself; 1.10 and gcipher unwrap it.  Probed at
  *                 start-up; found by the fuzzer against master.
+ *   ocb-mixed     an SM4-OCB encrypt after a decrypt of the same message
+ *                 or the other way round, when the compared library's tag
+ *                 of such a message differs (probed at start-up: libgcrypt
+ *                 master's SM4 gives another tag than 1.10 and gcipher;
+ *                 RFC 7253 defines no such message, every other cipher
+ *                 agrees).  The input stops there.
+ *   eax-weak      (compared, counted) an EAX setkey with a weak DES/3DES
+ *                 key allowed by GCRYCTL_SET_ALLOW_WEAK_KEY: libgcrypt 1.10
+ *                 and gcipher answer success, master GPG_ERR_WEAK_KEY as
+ *                 in every other mode; both use the key.  Taken as equal
+ *                 when the start-up probe finds the peer does so.
  *   kw-iv         AES-WRAP unwrap with an IV other than A6..A6 set:
  *                 libgcrypt 1.10 also accepts data wrapped with the
  *                 default IV (RFC 3394 2.2.3 checks the given IV only,
@@ -215,6 +226,8 @@ std::vector<int> ctl_cmds;           /* Commands of ctl op 4 (below).  */
 bool peer_is_gcipher;                /* Compared with gcipher's own .so.  */
 bool peer_has_ctl63;                 /* PRIV_CIPHERCTL_GET_COUNTER.  */
 bool peer_rejects_kwp8;              /* kwp-8, below.  */
+bool peer_ocb_mixed_differs;         /* ocb-mixed.  */
+bool peer_eax_weak_key;              /* eax-weak.  */
 const int unknown_algos[] = { 0, 11, 12, 299, 400, 999, 65536, -1 };
 std::vector<uint8_t> pattern;        /* Cheap data: 32 KiB.  */
 bool trace_all;                      /* GCIPHER_FUZZ_TRACE=1.  */
@@ -224,15 +237,16 @@ enum SkipReason
 {
   SKIP_NO_KEY, SKIP_GCM_PARTIAL, SKIP_KWP_EMPTY, SKIP_KWP_INPLACE,
   SKIP_KW_IV, SKIP_CTS_SHORT, SKIP_CCM_REKEY, SKIP_SYS_ONLY, SKIP_SYNC_MAC,
-  SKIP_CCM_SETCTR, SKIP_CTL_62, SKIP_SBOX_NAME, SKIP_KWP_8, SKIP_PROBE,
-  N_SKIPS
+  SKIP_CCM_SETCTR, SKIP_CTL_62, SKIP_SBOX_NAME, SKIP_KWP_8, SKIP_OCB_MIXED,
+  SKIP_EAX_WEAK, SKIP_PROBE, N_SKIPS
 };
 const char *const skip_names[N_SKIPS] = { "no-key", "gcm-partial",
                                           "kwp-empty", "kwp-inplace",
                                           "kw-iv", "cts-short", "ccm-rekey",
                                           "sys-only", "sync-mac", "ccm-setctr",
                                           "ctl-62", "sbox-name",
-                                          "kwp-8", "probe" };
+                                          "kwp-8", "ocb-mixed", "eax-weak",
+                                          "probe" };
 unsigned long skips[N_SKIPS];
 unsigned long n_inputs, n_calls, n_opened, n_solo, n_overlap, n_misaligned;
 
@@ -417,6 +431,7 @@ public:
   bool gcm_started = false, gcm_tagged = false;
   uint64_t gcm_aad = 0, gcm_data = 0;
   bool ccm_nonce = false;
+  int ocb_dir = -1;   /* OCB: 1 encrypting, 0 decrypting, -1 no data yet.  */
 
   ~Run ()
   {
@@ -565,8 +580,17 @@ public:
   setkey (const uint8_t *key, size_t len)
   {
     note_call ("setkey len=" + std::to_string (len) + " " + hex (key, len));
-    both (gcry_cipher_setkey (ha, key, len), sys->cipher_setkey, key, len,
-          "setkey");
+    gcry_error_t ea = gcry_cipher_setkey (ha, key, len);
+    if (!solo && !ea && peer_eax_weak_key && mode == GCRY_CIPHER_MODE_EAX)
+      {
+        gcry_error_t eb = sys->cipher_setkey (hb, key, len);
+        if (gcry_err_code (eb) == GPG_ERR_WEAK_KEY)
+          skips[SKIP_EAX_WEAK]++;   /* eax-weak: both use the key.  */
+        else
+          same (ea, eb, "setkey");
+      }
+    else
+      both (ea, sys->cipher_setkey, key, len, "setkey");
     if (strip_bulk)
       memset (&ha->bulk, 0, sizeof ha->bulk);
   }
@@ -587,6 +611,7 @@ public:
       }
     if ((mode == GCRY_CIPHER_MODE_CCM || mode == GCRY_CIPHER_MODE_EAX) && !e)
       ccm_nonce = true;
+    ocb_dir = -1;
   }
 
   void
@@ -638,6 +663,12 @@ public:
     else if (mode == GCRY_CIPHER_MODE_STREAM && im != IN_NULL
              && outsize < inlen)
       begin_solo (SKIP_CTS_SHORT, true);  /* Likewise (never checks).  */
+    else if (mode == GCRY_CIPHER_MODE_OCB && algo == GCRY_CIPHER_SM4
+             && peer_ocb_mixed_differs && ocb_dir >= 0
+             && ocb_dir != (int) enc)
+      begin_solo (SKIP_OCB_MIXED, false);
+    if (mode == GCRY_CIPHER_MODE_OCB && !solo)
+      ocb_dir = enc;
     std::string where;
     if (lay.overlap)
       where = std::string (" overlap ") + (lay.out_first ? "in=out+" : "out=in+")
@@ -1222,6 +1253,7 @@ run_input (const uint8_t *data, size_t size)
           r.ctl (GCRYCTL_RESET, nullptr, 0);
           r.gcm_started = false;
           r.ccm_nonce = false;
+          r.ocb_dir = -1;
           break;
         case 9:  /* other ctl */
           {
@@ -1386,6 +1418,55 @@ LLVMFuzzerInitialize (int *, char ***)
     if (peer_has_ctl63)
       ctl_cmds.push_back (63);
   }
+  /* ocb-mixed: SM4-OCB, 22 blocks encrypted in place, then 363 bytes
+   * decrypted as the final call of the same message: the tags.  */
+  {
+    static const uint8_t k[16] = { 0x97, 0xb6, 0xd5, 0xf4, 0x13, 0x32, 0x51,
+                                   0x70, 0x8f, 0xae, 0xcd, 0xec, 0x0b, 0x2a,
+                                   0x49, 0x68 };
+    uint8_t iv[12] = { 0x26, 0x45 }, buf[2][352], in[363], out[363];
+    uint8_t tag[2][16];
+    memset (buf, 0, sizeof buf);
+    for (size_t i = 0; i < sizeof in; i++)
+      in[i] = (uint8_t) (i * 31 + 7);
+    bool ok = true;
+    for (int side = 0; side < 2 && ok; side++)
+      {
+        gcry_cipher_hd_t h;
+        auto open = side ? sys->cipher_open : gcry_cipher_open;
+        if (open (&h, GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_OCB, 0))
+          {
+            ok = false;
+            break;
+          }
+        auto setkey = side ? sys->cipher_setkey : gcry_cipher_setkey;
+        auto setiv = side ? sys->cipher_setiv : gcry_cipher_setiv;
+        auto enc = side ? sys->cipher_encrypt : gcry_cipher_encrypt;
+        auto dec = side ? sys->cipher_decrypt : gcry_cipher_decrypt;
+        auto ctl = side ? sys->cipher_ctl : gcry_cipher_ctl;
+        auto gettag = side ? sys->cipher_gettag : gcry_cipher_gettag;
+        ok = !setkey (h, k, sizeof k) && !setiv (h, iv, sizeof iv)
+             && !enc (h, buf[side], sizeof buf[side], nullptr, 0)
+             && !ctl (h, GCRYCTL_FINALIZE, nullptr, 0)
+             && !dec (h, out, sizeof out, in, sizeof in)
+             && !gettag (h, tag[side], 16);
+        (side ? sys->cipher_close : gcry_cipher_close) (h);
+      }
+    peer_ocb_mixed_differs = ok && memcmp (tag[0], tag[1], 16) != 0;
+  }
+  /* eax-weak: 3DES-EAX, a weak third key allowed.  */
+  {
+    gcry_cipher_hd_t h;
+    uint8_t k[24] = { 0x1f, 0x2e, 0x3d, 0x4c, 0x5b, 0x6a, 0x79, 0x88,
+                      0x97, 0xa6, 0xb5, 0xc4, 0xd3, 0xe2, 0xf1, 0x0e };
+    if (!sys->cipher_open (&h, GCRY_CIPHER_3DES, GCRY_CIPHER_MODE_EAX, 0))
+      {
+        if (!sys->cipher_ctl (h, GCRYCTL_SET_ALLOW_WEAK_KEY, nullptr, 1))
+          peer_eax_weak_key = gcry_err_code (sys->cipher_setkey (h, k, 24))
+                              == GPG_ERR_WEAK_KEY;
+        sys->cipher_close (h);
+      }
+  }
   /* Does the peer unwrap RFC 5649's one-block form of an 8-byte key
    * (kwp-8)?  It wraps it as 1.10 and gcipher do.  */
   {
@@ -1416,10 +1497,16 @@ LLVMFuzzerInitialize (int *, char ***)
   fprintf (stderr, "cipher-diff: gcipher algorithms:");
   for (int a : algos)
     fprintf (stderr, " %s", gcry_cipher_algo_name (a));
-  fprintf (stderr, "; compared with %s %s%s%s\n", sys->path, sys->version,
+  fprintf (stderr, "; compared with %s %s%s%s%s%s\n", sys->path, sys->version,
            peer_has_ctl63 ? " (has ctl 63)" : "",
            peer_rejects_kwp8 ? " (rejects RFC 5649's one-block 8-byte"
                                " unwrap: kwp-8)"
+                             : "",
+           peer_ocb_mixed_differs ? " (another SM4 tag for a mixed OCB"
+                                    " message: ocb-mixed)"
+                                  : "",
+           peer_eax_weak_key ? " (EAX setkey: GPG_ERR_WEAK_KEY for an"
+                               " allowed weak key: eax-weak)"
                              : "");
   atexit (print_stats);
   return 0;
