@@ -24,7 +24,9 @@
  *    GPG_ERR_CHECKSUM and a zeroed output.  With a decryption tag set,
  *    encrypt is GPG_ERR_INV_STATE.
  *  - setiv once, after any authenticate calls (later authenticate/setiv
- *    GPG_ERR_INV_STATE).
+ *    GPG_ERR_INV_STATE); at most 126 strings of associated data per
+ *    message, the nonce included (the 127th authenticate, or setiv
+ *    after 126, GPG_ERR_INV_STATE).
  *  - gettag before encrypt finishes the message with an empty
  *    plaintext; gettag writes min (TAGLEN, 16) bytes; checktag needs
  *    TAGLEN 16 (else GPG_ERR_CHECKSUM), compared in constant time.
@@ -47,6 +49,7 @@
 namespace {
 
 constexpr size_t SIV_BLOCK = 16;
+constexpr unsigned int SIV_MAX_AD = 126;   /* siv_authenticate.  */
 
 struct siv_state
 {
@@ -58,6 +61,7 @@ struct siv_state
   unsigned int nonce : 1;                  /* setiv done.  */
   unsigned int dec_tag_set : 1;
   unsigned int decrypted : 1;              /* Finished by decrypt.  */
+  unsigned int aad_count;                  /* authenticate calls so far.  */
   cipher_bulk_ops bulk2;                   /* K2's bulk functions.  */
   /* K2's algorithm context follows at ctx2_offset ().  */
 };
@@ -146,6 +150,7 @@ s2v_start (gcry_cipher_hd_t c)
   st->nonce = 0;
   st->dec_tag_set = 0;
   st->decrypted = 0;
+  st->aad_count = 0;
   wipememory (st->v, sizeof st->v);
   wipememory (st->dec_tag, sizeof st->dec_tag);
   c->marks.iv = 0;
@@ -310,6 +315,8 @@ siv_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
    * still sees the old message's nonce.  */
   if (st->nonce || c->marks.tag || (!c->marks.key && c->marks.iv))
     return GPG_ERR_INV_STATE;
+  if (st->aad_count >= SIV_MAX_AD)
+    return GPG_ERR_INV_STATE;   /* No room for the nonce (below).  */
   if (!iv && ivlen)
     return GPG_ERR_INV_ARG;
   if (ivlen > PTRDIFF_MAX)
@@ -332,6 +339,12 @@ siv_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
    * still sees the old message's nonce.  */
   if (st->nonce || c->marks.tag || (!c->marks.key && c->marks.iv))
     return GPG_ERR_INV_STATE;
+  /* SIV's associated data is a vector of at most 126 strings (RFC 5297
+   * 2.6; the nonce is one of them when used): the 127th authenticate
+   * call of a message, or a setiv after 126, is GPG_ERR_INV_STATE, as
+   * in libgcrypt (the message can still be encrypted).  */
+  if (st->aad_count >= SIV_MAX_AD)
+    return GPG_ERR_INV_STATE;
   /* libgcrypt: the state, then the buffer (also without a key).  */
   if (!abuf)
     return GPG_ERR_INV_ARG;
@@ -340,6 +353,7 @@ siv_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
   if (!c->marks.key)
     return GPG_ERR_MISSING_KEY;
   burn (s2v_add (c, abuf, abuflen));
+  st->aad_count++;
   return GPG_ERR_NO_ERROR;
 }
 

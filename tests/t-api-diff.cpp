@@ -1052,6 +1052,33 @@ TEST_F (ApiDiff, FuzzKwpSingleBlockInPlace)
     }
 }
 
+/* Found by the fuzzer (against master, then the system 1.10 too): SIV's
+ * associated data is at most 126 strings (RFC 5297 2.6); libgcrypt
+ * answers the 127th authenticate call of a message GPG_ERR_INV_STATE,
+ * gcipher once took it.  The nonce and the message still go, and a
+ * reset starts the count again.  */
+TEST_F (ApiDiff, FuzzSivAtMost126AdStrings)
+{
+  Twin t (&ours, sys);
+  Bytes key = pattern (64, 10), ad = pattern (5, 11), m = pattern (20, 12);
+  for (size_t keylen : { 32, 64 })
+    {
+      ASSERT_TRUE (t.open (GCRY_CIPHER_AES, GCRY_CIPHER_MODE_SIV, 0));
+      t.setkey (key.data (), keylen);
+      for (int round = 0; round < 2; round++)
+        {
+          for (int i = 0; i < 128; i++)
+            t.same_err (gcry_cipher_authenticate (t.ha, ad.data (), 1 + i % 5),
+                        sys->cipher_authenticate (t.hb, ad.data (), 1 + i % 5),
+                        "authenticate");
+          t.setiv (ad.data (), 5);
+          t.crypt (true, m.data (), m.size (), m.size (), Twin::SEPARATE);
+          t.ctl (GCRYCTL_RESET, false, 0);
+        }
+      EXPECT_TRUE (t.ok) << keylen;
+    }
+}
+
 /* Found by the fuzzer against libgcrypt master (1.12): an 8-byte key
  * wrapped with padding is RFC 5649 4.1's one block ENC (K, AIV || P),
  * and 4.2 unwraps it (n = 1, 8 * (n - 1) < MLI = 8 <= 8 * n).  Master
