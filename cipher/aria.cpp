@@ -45,6 +45,7 @@
 #include "bufhelp.h"
 #include "cipher-batch-modes.h"
 #include "aria-internal.h"
+#include "cipher-impl.h"
 
 namespace {
 
@@ -288,48 +289,33 @@ aria_decrypt (void *c, unsigned char *out, const unsigned char *in)
   return aria_crypt (ctx->dk, ctx->rounds, out, in);
 }
 
-/* Paths, fastest first (the first whose hwf bits are all present and
- * not disabled wins at setkey); all share the key layout and the
- * single-block functions, a SIMD path adds bulk slots.  */
-const cipher_impl_info aria_impls[] = {
-#ifdef GCIPHER_ARCH_X86
-  { "gfni-avx512", HWF_INTEL_GFNI | HWF_INTEL_AVX512 },
-  { "gfni-avx2", HWF_INTEL_GFNI | HWF_INTEL_AVX2 },
-  { "vaes-avx2", HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AESNI | HWF_INTEL_AVX2 },
-  { "aesni-avx2", HWF_INTEL_AESNI | HWF_INTEL_AVX2 },
-#endif
-  { "generic", 0 },
-};
-
-struct aria_path_ops
+/* What a path brings beside its name and hwf bits.  */
+struct aria_impl_ops
 {
   unsigned int lanes;                      /* Blocks per batch.  */
   /* Bulk slots and single-block functions; NULL: none.  */
   void (*fill) (cipher_bulk_ops *, ARIA_context *);
 };
 
-const aria_path_ops aria_path_table[] = {
+/* Paths, fastest first (the first whose hwf bits are all present and
+ * not disabled wins at setkey); all share the key layout and the
+ * single-block functions, a SIMD path adds bulk slots.  */
+constexpr cipher_impl<aria_impl_ops> aria_impls[] = {
 #ifdef GCIPHER_ARCH_X86
-  { ARIA_GFNI_AVX512_LANES, _gcry_aria_gfni_avx512_fill },
-  { ARIA_GFNI_AVX2_LANES, _gcry_aria_gfni_avx2_fill },
-  { ARIA_AESNI_AVX2_LANES, _gcry_aria_vaes_avx2_fill },
-  { ARIA_AESNI_AVX2_LANES, _gcry_aria_aesni_avx2_fill },
+  { { "gfni-avx512", HWF_INTEL_GFNI | HWF_INTEL_AVX512 },
+    { ARIA_GFNI_AVX512_LANES, _gcry_aria_gfni_avx512_fill } },
+  { { "gfni-avx2", HWF_INTEL_GFNI | HWF_INTEL_AVX2 },
+    { ARIA_GFNI_AVX2_LANES, _gcry_aria_gfni_avx2_fill } },
+  { { "vaes-avx2",
+      HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AESNI | HWF_INTEL_AVX2 },
+    { ARIA_AESNI_AVX2_LANES, _gcry_aria_vaes_avx2_fill } },
+  { { "aesni-avx2", HWF_INTEL_AESNI | HWF_INTEL_AVX2 },
+    { ARIA_AESNI_AVX2_LANES, _gcry_aria_aesni_avx2_fill } },
 #endif
-  { 1, nullptr },
+  { { "generic", 0 }, { 1, nullptr } },
 };
 
-constexpr size_t n_aria_impls = sizeof aria_impls / sizeof aria_impls[0];
-static_assert (n_aria_impls
-               == sizeof aria_path_table / sizeof aria_path_table[0]);
-
-size_t
-aria_choose_impl (unsigned int hwf)
-{
-  for (size_t i = 0; i < n_aria_impls; i++)
-    if ((aria_impls[i].hwf & hwf) == aria_impls[i].hwf)
-      return i;
-  return n_aria_impls - 1;
-}
+constexpr auto aria_impl_list = cipher_impl_info_list (aria_impls);
 
 /* Key CTX for path IDX and fill BULK; returns the burn depth.  */
 unsigned int
@@ -339,8 +325,8 @@ aria_setkey_path (ARIA_context *ctx, const unsigned char *key,
   wipememory (ctx, sizeof *ctx);
   memset (bulk, 0, sizeof *bulk);
   unsigned int burn = aria_key_schedule (ctx, key, keylen);
-  if (aria_path_table[idx].fill)
-    aria_path_table[idx].fill (bulk, ctx);
+  if (aria_impls[idx].ops.fill)
+    aria_impls[idx].ops.fill (bulk, ctx);
   return burn;
 }
 
@@ -354,7 +340,7 @@ aria_setkey (void *c, const unsigned char *key, size_t keylen,
   gcry_err_code_t ec = _gcry_cipher_selftest_once (&_gcry_cipher_spec_aria128);
   if (ec)
     return ec;
-  size_t idx = aria_choose_impl (_gcry_get_hw_features ());
+  size_t idx = cipher_impl_choose (aria_impls, _gcry_get_hw_features ());
   _gcry_burn_stack (aria_setkey_path (ctx, key, keylen, bulk, idx));
   if (impl_name)
     *impl_name = aria_impls[idx].name;
@@ -389,11 +375,11 @@ aria_selftest (void)
   unsigned char buf[16];
   const char *err = NULL;
   /* Every path this CPU has, by index (not through the disable list). */
-  for (size_t p = 0; p < n_aria_impls && !err; p++)
+  for (size_t p = 0; p < aria_impl_list.n && !err; p++)
     {
-      if ((aria_impls[p].hwf & hwf) != aria_impls[p].hwf)
+      if (!cipher_impl_usable (aria_impls[p], hwf))
         continue;
-      const unsigned int lanes = aria_path_table[p].lanes;
+      const unsigned int lanes = aria_impls[p].ops.lanes;
       for (int i = 0; i < 3 && !err; i++)
         {
           aria_setkey_path (&ctx, key, 16 + 8 * i, &bulk, p);
@@ -486,20 +472,20 @@ const cipher_oid_spec aria256_oids[] = {
 const cipher_spec _gcry_cipher_spec_aria128 = {
   GCRY_CIPHER_ARIA128, "ARIA128", NULL, aria128_oids,
   16, 128, sizeof (ARIA_context),
-  aria_setkey, aria_encrypt, aria_decrypt, aria_selftest, aria_impls,
-  n_aria_impls
+  aria_setkey, aria_encrypt, aria_decrypt, aria_selftest,
+  aria_impl_list.v, aria_impl_list.n
 };
 
 const cipher_spec _gcry_cipher_spec_aria192 = {
   GCRY_CIPHER_ARIA192, "ARIA192", NULL, aria192_oids,
   16, 192, sizeof (ARIA_context),
-  aria_setkey, aria_encrypt, aria_decrypt, aria_selftest, aria_impls,
-  n_aria_impls
+  aria_setkey, aria_encrypt, aria_decrypt, aria_selftest,
+  aria_impl_list.v, aria_impl_list.n
 };
 
 const cipher_spec _gcry_cipher_spec_aria256 = {
   GCRY_CIPHER_ARIA256, "ARIA256", NULL, aria256_oids,
   16, 256, sizeof (ARIA_context),
-  aria_setkey, aria_encrypt, aria_decrypt, aria_selftest, aria_impls,
-  n_aria_impls
+  aria_setkey, aria_encrypt, aria_decrypt, aria_selftest,
+  aria_impl_list.v, aria_impl_list.n
 };

@@ -51,6 +51,7 @@
 #include "bufhelp.h"
 #include "cipher-batch-modes.h"
 #include "camellia-internal.h"
+#include "cipher-impl.h"
 
 namespace {
 
@@ -351,51 +352,37 @@ cam_decrypt (void *ctx, unsigned char *out, const unsigned char *in)
   return cam_crypt<true> (ctx, out, in);
 }
 
-/* Paths, fastest first (the first whose hwf bits are all present and
- * not disabled wins at setkey); all share the key layout and the
- * single-block functions, a SIMD path adds bulk slots.  The AES-NI
- * paths (the GFNI kernels' templates with sbox-layer-x86.h's AES-NI
- * S-box layer) serve CPUs without GFNI.  */
-const cipher_impl_info cam_impls[] = {
-#ifdef GCIPHER_ARCH_X86
-  { "gfni-avx512", HWF_INTEL_GFNI | HWF_INTEL_AVX512 },
-  { "gfni-avx2", HWF_INTEL_GFNI | HWF_INTEL_AVX2 },
-  { "vaes-avx2", HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AESNI | HWF_INTEL_AVX2 },
-  { "aesni-avx2", HWF_INTEL_AESNI | HWF_INTEL_AVX2 },
-  { "aesni-avx", HWF_INTEL_AESNI | HWF_INTEL_AVX },
-#endif
-  { "generic", 0 },
-};
-
-struct cam_path_ops
+/* What a path brings beside its name and hwf bits.  */
+struct cam_impl_ops
 {
   unsigned int lanes;                      /* Blocks per batch.  */
   /* Bulk slots and single-block functions; NULL: none.  */
   void (*fill) (cipher_bulk_ops *, CAMELLIA_context *);
 };
 
-const cam_path_ops cam_path_table[] = {
+/* Paths, fastest first (the first whose hwf bits are all present and
+ * not disabled wins at setkey); all share the key layout and the
+ * single-block functions, a SIMD path adds bulk slots.  The AES-NI
+ * paths (the GFNI kernels' templates with sbox-layer-x86.h's AES-NI
+ * S-box layer) serve CPUs without GFNI.  */
+constexpr cipher_impl<cam_impl_ops> cam_impls[] = {
 #ifdef GCIPHER_ARCH_X86
-  { CAMELLIA_GFNI_AVX512_LANES, _gcry_camellia_gfni_avx512_fill },
-  { CAMELLIA_GFNI_AVX2_LANES, _gcry_camellia_gfni_avx2_fill },
-  { CAMELLIA_AESNI_AVX2_LANES, _gcry_camellia_vaes_avx2_fill },
-  { CAMELLIA_AESNI_AVX2_LANES, _gcry_camellia_aesni_avx2_fill },
-  { CAMELLIA_AESNI_AVX_LANES, _gcry_camellia_aesni_avx_fill },
+  { { "gfni-avx512", HWF_INTEL_GFNI | HWF_INTEL_AVX512 },
+    { CAMELLIA_GFNI_AVX512_LANES, _gcry_camellia_gfni_avx512_fill } },
+  { { "gfni-avx2", HWF_INTEL_GFNI | HWF_INTEL_AVX2 },
+    { CAMELLIA_GFNI_AVX2_LANES, _gcry_camellia_gfni_avx2_fill } },
+  { { "vaes-avx2",
+      HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AESNI | HWF_INTEL_AVX2 },
+    { CAMELLIA_AESNI_AVX2_LANES, _gcry_camellia_vaes_avx2_fill } },
+  { { "aesni-avx2", HWF_INTEL_AESNI | HWF_INTEL_AVX2 },
+    { CAMELLIA_AESNI_AVX2_LANES, _gcry_camellia_aesni_avx2_fill } },
+  { { "aesni-avx", HWF_INTEL_AESNI | HWF_INTEL_AVX },
+    { CAMELLIA_AESNI_AVX_LANES, _gcry_camellia_aesni_avx_fill } },
 #endif
-  { 1, nullptr },
+  { { "generic", 0 }, { 1, nullptr } },
 };
 
-constexpr size_t n_cam_impls = sizeof cam_impls / sizeof cam_impls[0];
-static_assert (n_cam_impls == sizeof cam_path_table / sizeof cam_path_table[0]);
-
-size_t
-cam_choose_impl (unsigned int hwf)
-{
-  for (size_t i = 0; i < n_cam_impls; i++)
-    if ((cam_impls[i].hwf & hwf) == cam_impls[i].hwf)
-      return i;
-  return n_cam_impls - 1;
-}
+constexpr auto cam_impl_list = cipher_impl_info_list (cam_impls);
 
 /* Key CTX for path IDX and fill BULK; returns the burn depth.  */
 unsigned int
@@ -405,8 +392,8 @@ cam_setkey_path (CAMELLIA_context *ctx, const unsigned char *key,
   wipememory (ctx, sizeof *ctx);
   memset (bulk, 0, sizeof *bulk);
   unsigned int burn = cam_key_schedule (ctx, key, keylen);
-  if (cam_path_table[idx].fill)
-    cam_path_table[idx].fill (bulk, ctx);
+  if (cam_impls[idx].ops.fill)
+    cam_impls[idx].ops.fill (bulk, ctx);
   return burn;
 }
 
@@ -421,7 +408,7 @@ cam_setkey (void *c, const unsigned char *key, size_t keylen,
     = _gcry_cipher_selftest_once (&_gcry_cipher_spec_camellia128);
   if (ec)
     return ec;
-  size_t idx = cam_choose_impl (_gcry_get_hw_features ());
+  size_t idx = cipher_impl_choose (cam_impls, _gcry_get_hw_features ());
   _gcry_burn_stack (cam_setkey_path (ctx, key, keylen, bulk, idx));
   if (impl_name)
     *impl_name = cam_impls[idx].name;
@@ -453,11 +440,11 @@ cam_selftest (void)
   unsigned char buf[16];
   const char *err = NULL;
   /* Every path this CPU has, by index (not through the disable list). */
-  for (size_t p = 0; p < n_cam_impls && !err; p++)
+  for (size_t p = 0; p < cam_impl_list.n && !err; p++)
     {
-      if ((cam_impls[p].hwf & hwf) != cam_impls[p].hwf)
+      if (!cipher_impl_usable (cam_impls[p], hwf))
         continue;
-      const unsigned int lanes = cam_path_table[p].lanes;
+      const unsigned int lanes = cam_impls[p].ops.lanes;
       for (int i = 0; i < 3 && !err; i++)
         {
           cam_setkey_path (&ctx, key, 16 + 8 * i, &bulk, p);
@@ -541,17 +528,20 @@ const cipher_oid_spec cam256_oids[] = {
 const cipher_spec _gcry_cipher_spec_camellia128 = {
   GCRY_CIPHER_CAMELLIA128, "CAMELLIA128", NULL, cam128_oids,
   16, 128, sizeof (CAMELLIA_context),
-  cam_setkey, cam_encrypt, cam_decrypt, cam_selftest, cam_impls, n_cam_impls
+  cam_setkey, cam_encrypt, cam_decrypt, cam_selftest,
+  cam_impl_list.v, cam_impl_list.n
 };
 
 const cipher_spec _gcry_cipher_spec_camellia192 = {
   GCRY_CIPHER_CAMELLIA192, "CAMELLIA192", NULL, cam192_oids,
   16, 192, sizeof (CAMELLIA_context),
-  cam_setkey, cam_encrypt, cam_decrypt, cam_selftest, cam_impls, n_cam_impls
+  cam_setkey, cam_encrypt, cam_decrypt, cam_selftest,
+  cam_impl_list.v, cam_impl_list.n
 };
 
 const cipher_spec _gcry_cipher_spec_camellia256 = {
   GCRY_CIPHER_CAMELLIA256, "CAMELLIA256", NULL, cam256_oids,
   16, 256, sizeof (CAMELLIA_context),
-  cam_setkey, cam_encrypt, cam_decrypt, cam_selftest, cam_impls, n_cam_impls
+  cam_setkey, cam_encrypt, cam_decrypt, cam_selftest,
+  cam_impl_list.v, cam_impl_list.n
 };

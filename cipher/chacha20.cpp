@@ -32,38 +32,26 @@
 #include "chacha20-internal.h"
 #include "poly1305.h"
 #include "bufhelp.h"
+#include "cipher-impl.h"
 
 namespace {
 
-const cipher_impl_info chacha20_impls[] = {
+/* A path is its whole-block function (ctx->blocks).  */
+constexpr cipher_impl<chacha20_blocks_fn> chacha20_impls[] = {
 #ifdef CHACHA20_USE_AVX512
-  { "avx512", HWF_INTEL_AVX512 | HWF_INTEL_AVX2 },
+  { { "avx512", HWF_INTEL_AVX512 | HWF_INTEL_AVX2 },
+    _gcry_chacha20_avx512_blocks },
 #endif
 #ifdef CHACHA20_USE_AVX2
-  { "avx2", HWF_INTEL_AVX2 },
+  { { "avx2", HWF_INTEL_AVX2 }, _gcry_chacha20_avx2_blocks },
 #endif
 #ifdef CHACHA20_USE_NEON
-  { "neon", HWF_ARM_NEON },
+  { { "neon", HWF_ARM_NEON }, _gcry_chacha20_neon_blocks },
 #endif
-  { "generic", 0 },
+  { { "generic", 0 }, _gcry_chacha20_generic_blocks },
 };
-constexpr size_t n_chacha20_impls
-  = sizeof chacha20_impls / sizeof chacha20_impls[0];
-
-const chacha20_blocks_fn chacha20_path_fns[] = {
-#ifdef CHACHA20_USE_AVX512
-  _gcry_chacha20_avx512_blocks,
-#endif
-#ifdef CHACHA20_USE_AVX2
-  _gcry_chacha20_avx2_blocks,
-#endif
-#ifdef CHACHA20_USE_NEON
-  _gcry_chacha20_neon_blocks,
-#endif
-  _gcry_chacha20_generic_blocks,
-};
-static_assert (sizeof chacha20_path_fns / sizeof chacha20_path_fns[0]
-               == n_chacha20_impls);
+constexpr auto chacha20_impl_list = cipher_impl_info_list (chacha20_impls);
+constexpr size_t n_chacha20_impls = chacha20_impl_list.n;
 
 inline uint32_t
 rol32 (uint32_t x, unsigned int n)
@@ -155,17 +143,8 @@ chacha20_keysetup (CHACHA20_context *ctx, const unsigned char *key,
     ctx->input[i] = c[i];
   for (int i = 0; i < 8; i++)
     ctx->input[4 + i] = buf_get_le32 (key + 4 * (keylen == 32 ? i : i % 4));
-  ctx->blocks = chacha20_path_fns[path];
+  ctx->blocks = chacha20_impls[path].ops;
   chacha20_setiv (ctx, nullptr, 0);
-}
-
-size_t
-choose_impl (unsigned int hwf)
-{
-  for (size_t i = 0; i + 1 < n_chacha20_impls; i++)
-    if ((chacha20_impls[i].hwf & hwf) == chacha20_impls[i].hwf)
-      return i;
-  return n_chacha20_impls - 1;
 }
 
 gcry_err_code_t
@@ -177,7 +156,7 @@ chacha20_setkey (void *context, const unsigned char *key, size_t keylen,
   if (keylen != 32 && keylen != 16)
     return GPG_ERR_INV_KEYLEN;
   CHACHA20_context *ctx = static_cast<CHACHA20_context *> (context);
-  size_t idx = choose_impl (_gcry_get_hw_features ());
+  size_t idx = cipher_impl_choose (chacha20_impls, _gcry_get_hw_features ());
   chacha20_keysetup (ctx, key, keylen, idx);
   if (impl_name)
     *impl_name = chacha20_impls[idx].name;
@@ -297,7 +276,7 @@ chacha20_selftest_path (size_t path)
   /* The stitched ChaCha20-Poly1305 (cipher-poly1305.cpp uses it with this
    * path): 1920 bytes (30 blocks: 16 stitched) encrypted and decrypted in
    * place against ChaCha20 then Poly1305 on the generic paths.  */
-  if (chacha20_path_fns[path] == _gcry_chacha20_avx512_blocks && !err)
+  if (chacha20_impls[path].ops == _gcry_chacha20_avx512_blocks && !err)
     {
       poly1305_context mac;
       unsigned char tag[2][16];
@@ -341,7 +320,7 @@ chacha20_selftest (void)
   unsigned int hwf = _gcry_get_hw_features ();
   const char *err = nullptr;
   for (size_t i = 0; i < n_chacha20_impls && !err; i++)
-    if ((chacha20_impls[i].hwf & hwf) == chacha20_impls[i].hwf)
+    if (cipher_impl_usable (chacha20_impls[i], hwf))
       err = chacha20_selftest_path (i);
   _gcry_burn_stack (8192);
   return err;
@@ -379,7 +358,7 @@ extern const cipher_spec _gcry_cipher_spec_chacha20 = {
   GCRY_CIPHER_CHACHA20, "CHACHA20", nullptr, nullptr,
   1, 256, sizeof (CHACHA20_context),
   chacha20_setkey, nullptr, nullptr, chacha20_selftest,
-  chacha20_impls, n_chacha20_impls,
+  chacha20_impl_list.v, chacha20_impl_list.n,
   chacha20_encrypt_stream, chacha20_encrypt_stream, chacha20_setiv
 };
 

@@ -233,65 +233,78 @@ struct polyval_backend
   unsigned int hwf;              /* Native ones: the bits they need.  */
 };
 
-const polyval_backend backends[] = {
+/* The wide_min of GHASH back end G as a POLYVAL back end (0: not a
+ * wide one).  */
+constexpr size_t
+polyval_wide_min (const gcm_ghash_ops *g)
+{
 #ifdef GCIPHER_ARCH_X86
-  { "vpclmul-avx512", nullptr, &_gcry_ghash_ops_vpclmul_avx512,
-    POLYVAL_AVX512_WIDE_MIN, 0 },
-  { "vpclmul-avx2", nullptr, &_gcry_ghash_ops_vpclmul_avx2,
-    POLYVAL_WIDE_MIN, 0 },
-  { "pclmul", nullptr, &_gcry_ghash_ops_pclmul, 0, 0 },
-  { "polyval-pclmul", &_gcry_polyval_ops_pclmul, nullptr, 0,
-    HWF_INTEL_PCLMUL },
+  if (g == &_gcry_ghash_ops_vpclmul_avx512)
+    return POLYVAL_AVX512_WIDE_MIN;
+  if (g == &_gcry_ghash_ops_vpclmul_avx2)
+    return POLYVAL_WIDE_MIN;
 #endif
-#ifdef HAVE_RISCV_VCRYPTO
-  { "zvkg", nullptr, &_gcry_ghash_ops_zvkg, 0, 0 },
-  { "zbc", nullptr, &_gcry_ghash_ops_zbc, 0, 0 },
-#endif
-#ifdef GCIPHER_ARCH_AARCH64
-  { "pmull", nullptr, &_gcry_ghash_ops_armv8_pmull, 0, 0 },
-#endif
-  { "generic", nullptr, &_gcry_ghash_ops_generic, 0, 0 },
+  (void) g;
+  return 0;
+}
+
+/* The GHASH back ends as POLYVAL ones: entry I is entry I of GCM's
+ * table (_gcry_gcm_ghash_table), built from it at compile time.  */
+struct polyval_ghash_backends
+{
+  polyval_backend v[_gcry_gcm_n_ghash_impls];
 };
 
+constexpr polyval_ghash_backends
+make_ghash_backends ()
+{
+  polyval_ghash_backends r {};
+  for (size_t i = 0; i < _gcry_gcm_n_ghash_impls; i++)
+    {
+      const cipher_impl<const gcm_ghash_ops *> &g = _gcry_gcm_ghash_table[i];
+      r.v[i] = { g.name, nullptr, g.ops, polyval_wide_min (g.ops), 0 };
+    }
+  return r;
+}
+
+constexpr polyval_ghash_backends ghash_backends = make_ghash_backends ();
+
+#ifdef GCIPHER_ARCH_X86
+/* The native PCLMULQDQ back end, for short calls.  */
+constexpr polyval_backend polyval_pclmul_backend
+  = { "polyval-pclmul", &_gcry_polyval_ops_pclmul, nullptr, 0,
+      HWF_INTEL_PCLMUL };
+#endif
+
+/* The back end named NAME (_gcry_polyval_test), or NULL.  */
 const polyval_backend *
 backend_by_name (const char *name)
 {
-  for (const polyval_backend &b : backends)
+#ifdef GCIPHER_ARCH_X86
+  if (!strcmp (polyval_pclmul_backend.name, name))
+    return &polyval_pclmul_backend;
+#endif
+  for (const polyval_backend &b : ghash_backends.v)
     if (!strcmp (b.name, name))
       return &b;
   return nullptr;
 }
 
-/* The GHASH back end of _gcry_gcm_ghash_impls that HWF selects (the
- * first whose bits are all present; the generic one needs none).  */
-const polyval_backend *
-choose_ghash (unsigned int hwf)
-{
-  for (size_t i = 0; i < _gcry_gcm_n_ghash_impls; i++)
-    {
-      const cipher_impl_info &impl = _gcry_gcm_ghash_impls[i];
-      const polyval_backend *b = backend_by_name (impl.name);
-      if (b && (impl.hwf & hwf) == impl.hwf)
-        return b;
-    }
-  return backend_by_name ("generic");
-}
-
 /* For HWF: the back end of short calls (*NARROW: the native PCLMULQDQ
- * one where the CPU has the instruction, else the selected GHASH one)
- * and of long calls (*WIDE, or NULL: the selected GHASH back end if it
+ * one where the CPU has the instruction, else the GHASH one GCM would
+ * choose) and of long calls (*WIDE, or NULL: that GHASH back end if it
  * is a wide one).  */
 void
 choose_backends (unsigned int hwf, const polyval_backend **narrow,
                  const polyval_backend **wide)
 {
-  const polyval_backend *g = choose_ghash (hwf);
+  const polyval_backend *g
+    = &ghash_backends.v[cipher_impl_choose (_gcry_gcm_ghash_table, hwf)];
   *wide = g->wide_min ? g : nullptr;
   *narrow = g;
 #ifdef GCIPHER_ARCH_X86
-  const polyval_backend *n = backend_by_name ("polyval-pclmul");
-  if ((hwf & n->hwf) == n->hwf)
-    *narrow = n;
+  if (cipher_hwf_present (polyval_pclmul_backend.hwf, hwf))
+    *narrow = &polyval_pclmul_backend;
 #endif
 }
 
@@ -927,7 +940,7 @@ _gcry_polyval_test (const char *name, const unsigned char *h,
                     unsigned char *result)
 {
   const polyval_backend *b = name ? backend_by_name (name) : nullptr;
-  if (!b || (_gcry_get_hw_features () & b->hwf) != b->hwf)
+  if (!b || !cipher_hwf_present (b->hwf, _gcry_get_hw_features ()))
     return -1;
   /* The key area is 64-byte aligned (the wide back ends load it so). */
   void *mem = _gcry_malloc (sizeof (gcm_ghash_key) + 63);

@@ -283,36 +283,6 @@ generic_ghash (const gcm_ghash_key *key, unsigned char *y,
   return 128;  /* Locals of the multiply (spills on 32-bit hosts).  */
 }
 
-/* ---- Back-end list ------------------------------------------------- */
-
-/* Ops of _gcry_gcm_ghash_impls[i] (same order; defined at the end).  */
-const gcm_ghash_ops *const ghash_ops_list[] = {
-#ifdef GCIPHER_ARCH_X86
-  &_gcry_ghash_ops_vpclmul_avx512,
-  &_gcry_ghash_ops_vpclmul_avx2,
-  &_gcry_ghash_ops_pclmul,
-#endif
-#ifdef HAVE_RISCV_VCRYPTO
-  &_gcry_ghash_ops_zvkg,
-  &_gcry_ghash_ops_zbc,
-#endif
-#ifdef GCIPHER_ARCH_AARCH64
-  &_gcry_ghash_ops_armv8_pmull,
-#endif
-  &_gcry_ghash_ops_generic,
-};
-constexpr size_t n_ghash_paths = sizeof ghash_ops_list / sizeof ghash_ops_list[0];
-
-/* Index of the first back end whose hwf bits are all in HWF.  */
-size_t
-choose_ghash (unsigned int hwf)
-{
-  for (size_t i = 0; i < n_ghash_paths; i++)
-    if ((_gcry_gcm_ghash_impls[i].hwf & hwf) == _gcry_gcm_ghash_impls[i].hwf)
-      return i;
-  return n_ghash_paths - 1;
-}
-
 /* ---- Mode helpers --------------------------------------------------- */
 
 inline gcm_state *
@@ -331,10 +301,11 @@ gcm_derive_hash_key (gcry_cipher_hd_t c)
   /* The new back end may fill less of the area than the old one did.  */
   wipememory (&st->key, sizeof st->key);
   unsigned int depth = c->spec->encrypt (c->ctx, h, h);
-  size_t idx = choose_ghash (_gcry_get_hw_features ());
-  depth = umax (depth, ghash_ops_list[idx]->setkey (&st->key, h));
-  st->ghash = ghash_ops_list[idx];
-  st->ghash_name = _gcry_gcm_ghash_impls[idx].name;
+  const cipher_impl<const gcm_ghash_ops *> &impl = _gcry_gcm_ghash_table[
+      cipher_impl_choose (_gcry_gcm_ghash_table, _gcry_get_hw_features ())];
+  depth = umax (depth, impl.ops->setkey (&st->key, h));
+  st->ghash = impl.ops;
+  st->ghash_name = impl.name;
   wipe_small (h, sizeof h);
   burn (depth);
 }
@@ -887,28 +858,6 @@ gcm_info (gcry_cipher_hd_t, int what, void *, size_t *nbytes)
 } // namespace
 
 const gcm_ghash_ops _gcry_ghash_ops_generic = { generic_setkey, generic_ghash, nullptr };
-
-/* The GHASH back ends, fastest first (ghash_ops_list is parallel).  */
-const cipher_impl_info _gcry_gcm_ghash_impls[] = {
-#ifdef GCIPHER_ARCH_X86
-  { "vpclmul-avx512", HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX512
-                      | HWF_INTEL_PCLMUL | HWF_INTEL_SSE4_1 | HWF_INTEL_SSSE3 },
-  { "vpclmul-avx2", HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX2
-                    | HWF_INTEL_PCLMUL | HWF_INTEL_SSE4_1 | HWF_INTEL_SSSE3 },
-  { "pclmul", HWF_INTEL_PCLMUL | HWF_INTEL_SSE4_1 | HWF_INTEL_SSSE3 },
-#endif
-#ifdef HAVE_RISCV_VCRYPTO
-  { "zvkg", HWF_RISCV_V | HWF_RISCV_ZVKG },
-  { "zbc", HWF_RISCV_ZBC | HWF_RISCV_ZBB },
-#endif
-#ifdef GCIPHER_ARCH_AARCH64
-  { "pmull", HWF_ARM_NEON | HWF_ARM_PMULL },
-#endif
-  { "generic", 0 },
-};
-const size_t _gcry_gcm_n_ghash_impls = n_ghash_paths;
-static_assert (sizeof _gcry_gcm_ghash_impls / sizeof _gcry_gcm_ghash_impls[0]
-               == n_ghash_paths);
 
 const char *
 _gcry_cipher_gcm_ghash_name (gcry_cipher_hd_t c)

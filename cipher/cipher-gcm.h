@@ -2,7 +2,7 @@
  *
  * The GCM state lives in the handle's mode_ctx area (struct gcm_state).
  * GHASH (SP 800-38D 6.4) is done by one of several back ends, chosen at
- * setkey like the AES paths (first entry of _gcry_gcm_ghash_impls whose
+ * setkey like the AES paths (first entry of _gcry_gcm_ghash_table whose
  * hwf bits are all present and not disabled):
  *
  *   "vpclmul-avx512"  VPCLMULQDQ on zmm, 4 blocks per instruction
@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cipher-internal.h"
+#include "cipher-impl.h"
 
 /* Bytes of the back ends' key area (enough for H^1..H^8 with their
  * Karatsuba halves plus H^1..H^64 with theirs).  */
@@ -85,11 +86,6 @@ struct gcm_state
   const gcm_ghash_ops *ghash;        /* NULL until a key is set.  */
   const char *ghash_name;            /* The back end's name.  */
 };
-
-/* The back ends, fastest first; the last (generic) needs no hwf.  The
- * tests force each one by masking hwf to its bits.  */
-extern const cipher_impl_info _gcry_gcm_ghash_impls[] GCIPHER_INTERNAL;
-extern const size_t _gcry_gcm_n_ghash_impls GCIPHER_INTERNAL;
 
 /* Name of the GHASH back end of a keyed GCM handle, or NULL.  */
 const char *_gcry_cipher_gcm_ghash_name (gcry_cipher_hd_t c)
@@ -152,5 +148,37 @@ size_t _gcry_aes_armv8_ce_gcm_crypt (gcry_cipher_hd_t c, void *out,
                                      const void *in, size_t nblocks,
                                      int encrypt) GCIPHER_INTERNAL;
 #endif
+
+/* The back ends, fastest first; the last (generic) needs no hwf.  GCM
+ * and GCM-SIV choose from this one table with cipher_impl_choose.  */
+inline constexpr cipher_impl<const gcm_ghash_ops *> _gcry_gcm_ghash_table[] = {
+#ifdef GCIPHER_ARCH_X86
+  { { "vpclmul-avx512", HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX512
+                        | HWF_INTEL_PCLMUL | HWF_INTEL_SSE4_1
+                        | HWF_INTEL_SSSE3 },
+    &_gcry_ghash_ops_vpclmul_avx512 },
+  { { "vpclmul-avx2", HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX2
+                      | HWF_INTEL_PCLMUL | HWF_INTEL_SSE4_1
+                      | HWF_INTEL_SSSE3 },
+    &_gcry_ghash_ops_vpclmul_avx2 },
+  { { "pclmul", HWF_INTEL_PCLMUL | HWF_INTEL_SSE4_1 | HWF_INTEL_SSSE3 },
+    &_gcry_ghash_ops_pclmul },
+#endif
+#ifdef HAVE_RISCV_VCRYPTO
+  { { "zvkg", HWF_RISCV_V | HWF_RISCV_ZVKG }, &_gcry_ghash_ops_zvkg },
+  { { "zbc", HWF_RISCV_ZBC | HWF_RISCV_ZBB }, &_gcry_ghash_ops_zbc },
+#endif
+#ifdef GCIPHER_ARCH_AARCH64
+  { { "pmull", HWF_ARM_NEON | HWF_ARM_PMULL }, &_gcry_ghash_ops_armv8_pmull },
+#endif
+  { { "generic", 0 }, &_gcry_ghash_ops_generic },
+};
+/* Its name/hwf view (cipher_impl_info, as cipher_spec::impls): the
+ * tests force each back end by masking hwf to its bits.  */
+inline constexpr auto _gcry_gcm_ghash_impl_list
+  = cipher_impl_info_list (_gcry_gcm_ghash_table);
+inline constexpr const cipher_impl_info (&_gcry_gcm_ghash_impls)
+  [_gcry_gcm_ghash_impl_list.n] = _gcry_gcm_ghash_impl_list.v;
+inline constexpr size_t _gcry_gcm_n_ghash_impls = _gcry_gcm_ghash_impl_list.n;
 
 #endif /* GCIPHER_CIPHER_GCM_H */

@@ -129,7 +129,8 @@ struct cipher_spec
   /* Known answers and bulk-vs-single-block checks of every available
    * path; NULL on success, else a description of the failure.  */
   const char *(*selftest) (void);
-  /* Paths, fastest first; the last needs no hwf (generic).  */
+  /* Paths, fastest first; the last needs no hwf (generic): the name/hwf
+   * view of the algorithm's table (cipher-impl.h).  */
   const cipher_impl_info *impls;
   size_t n_impls;
   /* Stream ciphers (libgcrypt's stencrypt/stdecrypt/setiv; block

@@ -232,16 +232,6 @@ constexpr uint32_t HIBIT = 1u << 24;
 #endif
 
 #ifdef POLY1305_USE_SIMD
-/* Index of the first usable path under HWF (the last is generic).  */
-size_t
-choose_path (unsigned int hwf)
-{
-  for (size_t i = 0; i + 1 < _gcry_poly1305_n_impls; i++)
-    if (_gcry_poly1305_path_usable (i, hwf))
-      return i;
-  return _gcry_poly1305_n_impls - 1;
-}
-
 /* Whole blocks at M through the chosen SIMD path: on x86 the largest
  * multiple of 8 blocks not above NBLOCKS, once NBLOCKS reaches 16; with
  * NEON the largest multiple of 4, once NBLOCKS reaches 8 (below that the
@@ -284,30 +274,38 @@ simd_blocks (poly1305_context *ctx, const unsigned char *m, size_t nblocks)
 } // namespace
 
 #ifdef POLY1305_USE_SIMD
-const cipher_impl_info _gcry_poly1305_impls[] = {
+const cipher_impl<poly1305_impl_ops> _gcry_poly1305_impls[] = {
 #ifdef POLY1305_USE_AVX
-  { "avx512-ifma", HWF_INTEL_AVX512 | HWF_INTEL_AVX2 },
-  { "avx2", HWF_INTEL_AVX2 },
+  /* Also needs AVX512-IFMA, which has no hwf name.  */
+  { { "avx512-ifma", HWF_INTEL_AVX512 | HWF_INTEL_AVX2 },
+    { _gcry_poly1305_have_ifma } },
+  { { "avx2", HWF_INTEL_AVX2 }, { nullptr } },
 #endif
 #ifdef POLY1305_USE_NEON
-  { "neon", HWF_ARM_NEON },
+  { { "neon", HWF_ARM_NEON }, { nullptr } },
 #endif
-  { "generic", 0 },
+  { { "generic", 0 }, { nullptr } },
 };
 const size_t _gcry_poly1305_n_impls
   = sizeof _gcry_poly1305_impls / sizeof _gcry_poly1305_impls[0];
 
+namespace {
+
+/* The CPU check of an entry beyond its hwf bits.  */
+bool
+poly1305_cpu_has (const cipher_impl<poly1305_impl_ops> &impl)
+{
+  return !impl.ops.cpu_has || impl.ops.cpu_has ();
+}
+
+} // namespace
+
 int
 _gcry_poly1305_path_usable (size_t idx, unsigned int hwf)
 {
-  if (idx >= _gcry_poly1305_n_impls
-      || (_gcry_poly1305_impls[idx].hwf & hwf) != _gcry_poly1305_impls[idx].hwf)
-    return 0;
-#ifdef POLY1305_USE_AVX
-  return idx != 0 || _gcry_poly1305_have_ifma ();
-#else
-  return 1;
-#endif
+  return idx < _gcry_poly1305_n_impls
+         && cipher_impl_usable (_gcry_poly1305_impls[idx], hwf)
+         && poly1305_cpu_has (_gcry_poly1305_impls[idx]);
 }
 #endif
 
@@ -319,7 +317,8 @@ _gcry_poly1305_init (poly1305_context *ctx, const unsigned char *key)
   memset (ctx->buf, 0, sizeof ctx->buf);
   ctx->leftover = 0;
 #ifdef POLY1305_USE_SIMD
-  ctx->path = (unsigned int) choose_path (_gcry_get_hw_features ());
+  ctx->path = (unsigned int) cipher_impl_choose (
+      _gcry_poly1305_impls, _gcry_get_hw_features (), poly1305_cpu_has);
   ctx->simd_ready = 0;
 #endif
 }

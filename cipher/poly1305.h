@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include "../src/g10lib.h"
 #include "cipher-internal.h"
+#include "cipher-impl.h"
 #include "bufhelp.h"
 
 #define POLY1305_KEYLEN 32
@@ -106,7 +107,12 @@ struct poly1305_context
  * its hwf bits are all present and _gcry_poly1305_path_usable says so
  * (the AVX-512 path also needs the IFMA instructions, which have no hwf
  * name of their own: CPUID decides).  */
-extern const cipher_impl_info _gcry_poly1305_impls[] GCIPHER_INTERNAL;
+struct poly1305_impl_ops
+{
+  int (*cpu_has) (void);   /* The check beyond the hwf bits, or NULL.  */
+};
+extern const cipher_impl<poly1305_impl_ops> _gcry_poly1305_impls[]
+  GCIPHER_INTERNAL;
 extern const size_t _gcry_poly1305_n_impls GCIPHER_INTERNAL;
 /* Nonzero if path IDX of _gcry_poly1305_impls can run with the hwf
  * bits HWF.  */

@@ -36,6 +36,10 @@ enum rijndael_path : unsigned int
     RIJNDAEL_PATH_ARMV8_CE = 3
   };
 
+/* One block (the spec's encrypt/decrypt signature); burn depth.  */
+typedef unsigned int (*rijndael_block_fn) (void *ctx, unsigned char *out,
+                                           const unsigned char *in);
+
 struct RIJNDAEL_context
 {
   union
@@ -52,6 +56,9 @@ struct RIJNDAEL_context
   } keys;
   unsigned int rounds;        /* Nr: 10, 12 or 14.  */
   rijndael_path path;
+  /* The single-block functions of the path setkey chose (its entry in
+   * rijndael.cpp's table).  */
+  rijndael_block_fn encrypt, decrypt;
 };
 
 /* ---- Generic constant-time path (rijndael-generic.cpp) ------------- */

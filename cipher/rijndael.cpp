@@ -18,127 +18,96 @@
 #include <config.h>
 #include <string.h>
 #include "rijndael-internal.h"
+#include "cipher-impl.h"
 
 namespace {
 
 /* What a path brings beside its name and hwf bits.  */
-struct rijndael_path_ops
+struct rijndael_impl_ops
 {
-  rijndael_path path;
+  rijndael_path path;          /* Key layout (the GCM slots check it).  */
   unsigned int lanes;          /* Blocks per parallel batch.  */
   unsigned int (*setkey) (RIJNDAEL_context *, const unsigned char *, size_t);
   void (*fill_bulk) (cipher_bulk_ops *);
+  rijndael_block_fn encrypt, decrypt;   /* One block.  */
 };
 
-const cipher_impl_info rijndael_impls[] = {
-#ifdef GCIPHER_ARCH_X86
-#ifdef __x86_64__
-  { "vaes-avx512",
-    HWF_INTEL_AESNI | HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX512 },
-#endif
-  { "vaes-avx2", HWF_INTEL_AESNI | HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX2 },
-  { "aesni", HWF_INTEL_AESNI },
-#endif
-#ifdef HAVE_RISCV_VCRYPTO
-  { "zvkned", HWF_RISCV_V | HWF_RISCV_ZVKNED | HWF_RISCV_ZVKB },
-#endif
-#ifdef GCIPHER_ARCH_AARCH64
-  { "armv8-ce", HWF_ARM_NEON | HWF_ARM_AES },
-#endif
-  { "generic", 0 },
-};
-
-const rijndael_path_ops rijndael_path_table[] = {
+constexpr cipher_impl<rijndael_impl_ops> rijndael_impls[] = {
 #ifdef GCIPHER_ARCH_X86
   /* The VAES paths keep the AES-NI key schedule and single blocks.  */
 #ifdef __x86_64__
-  { RIJNDAEL_PATH_AESNI, RIJNDAEL_VAES_AVX512_LANES, _gcry_aes_aesni_setkey,
-    _gcry_aes_vaes_avx512_fill_bulk },
+  { { "vaes-avx512",
+      HWF_INTEL_AESNI | HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX512 },
+    { RIJNDAEL_PATH_AESNI, RIJNDAEL_VAES_AVX512_LANES, _gcry_aes_aesni_setkey,
+      _gcry_aes_vaes_avx512_fill_bulk, _gcry_aes_aesni_encrypt,
+      _gcry_aes_aesni_decrypt } },
 #endif
-  { RIJNDAEL_PATH_AESNI, RIJNDAEL_VAES_AVX2_LANES, _gcry_aes_aesni_setkey,
-    _gcry_aes_vaes_avx2_fill_bulk },
-  { RIJNDAEL_PATH_AESNI, RIJNDAEL_AESNI_LANES, _gcry_aes_aesni_setkey,
-    _gcry_aes_aesni_fill_bulk },
+  { { "vaes-avx2", HWF_INTEL_AESNI | HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX2 },
+    { RIJNDAEL_PATH_AESNI, RIJNDAEL_VAES_AVX2_LANES, _gcry_aes_aesni_setkey,
+      _gcry_aes_vaes_avx2_fill_bulk, _gcry_aes_aesni_encrypt,
+      _gcry_aes_aesni_decrypt } },
+  { { "aesni", HWF_INTEL_AESNI },
+    { RIJNDAEL_PATH_AESNI, RIJNDAEL_AESNI_LANES, _gcry_aes_aesni_setkey,
+      _gcry_aes_aesni_fill_bulk, _gcry_aes_aesni_encrypt,
+      _gcry_aes_aesni_decrypt } },
 #endif
 #ifdef HAVE_RISCV_VCRYPTO
-  { RIJNDAEL_PATH_ZVKNED, RIJNDAEL_ZVKNED_LANES, _gcry_aes_zvkned_setkey,
-    _gcry_aes_zvkned_fill_bulk },
+  { { "zvkned", HWF_RISCV_V | HWF_RISCV_ZVKNED | HWF_RISCV_ZVKB },
+    { RIJNDAEL_PATH_ZVKNED, RIJNDAEL_ZVKNED_LANES, _gcry_aes_zvkned_setkey,
+      _gcry_aes_zvkned_fill_bulk, _gcry_aes_zvkned_encrypt,
+      _gcry_aes_zvkned_decrypt } },
 #endif
 #ifdef GCIPHER_ARCH_AARCH64
-  { RIJNDAEL_PATH_ARMV8_CE, RIJNDAEL_ARMV8_CE_LANES,
-    _gcry_aes_armv8_ce_setkey, _gcry_aes_armv8_ce_fill_bulk },
+  { { "armv8-ce", HWF_ARM_NEON | HWF_ARM_AES },
+    { RIJNDAEL_PATH_ARMV8_CE, RIJNDAEL_ARMV8_CE_LANES,
+      _gcry_aes_armv8_ce_setkey, _gcry_aes_armv8_ce_fill_bulk,
+      _gcry_aes_armv8_ce_encrypt, _gcry_aes_armv8_ce_decrypt } },
 #endif
-  { RIJNDAEL_PATH_GENERIC, 4, _gcry_aes_generic_setkey,
-    _gcry_aes_generic_fill_bulk },
+  { { "generic", 0 },
+    { RIJNDAEL_PATH_GENERIC, 4, _gcry_aes_generic_setkey,
+      _gcry_aes_generic_fill_bulk, _gcry_aes_generic_encrypt,
+      _gcry_aes_generic_decrypt } },
 };
 
-constexpr size_t n_rijndael_impls
-  = sizeof rijndael_impls / sizeof rijndael_impls[0];
-static_assert (n_rijndael_impls
-               == sizeof rijndael_path_table / sizeof rijndael_path_table[0]);
-
-/* Index of the first path whose hwf bits are all in HWF.  The last one
- * (generic) needs none, so there always is one.  */
-size_t
-choose_impl (unsigned int hwf)
-{
-  for (size_t i = 0; i < n_rijndael_impls; i++)
-    if ((rijndael_impls[i].hwf & hwf) == rijndael_impls[i].hwf)
-      return i;
-  return n_rijndael_impls - 1;
-}
+constexpr auto rijndael_impl_list = cipher_impl_info_list (rijndael_impls);
 
 /* Wipe CTX and the bulk table, then key path IDX.  KEYLEN is checked.  */
 unsigned int
 setkey_path (RIJNDAEL_context *ctx, const unsigned char *key, size_t keylen,
              cipher_bulk_ops *bulk, size_t idx)
 {
-  const rijndael_path_ops &p = rijndael_path_table[idx];
+  const rijndael_impl_ops &p = rijndael_impls[idx].ops;
   unsigned int burn;
 
   wipememory (ctx, sizeof *ctx);
   memset (bulk, 0, sizeof *bulk);
   burn = p.setkey (ctx, key, keylen);
   ctx->path = p.path;
+  ctx->encrypt = p.encrypt;
+  ctx->decrypt = p.decrypt;
   p.fill_bulk (bulk);
   return burn;
 }
 
-/* FIPS-197 5.1 / 5.3 on one block with the context's path.  */
+/* FIPS-197 5.1 / 5.3 on one block with the functions of the context's
+ * path; a never-keyed (zeroed) context gets the generic code, as its
+ * path field says.  The test is on the path, public.  */
 unsigned int
 rijndael_encrypt (void *c, unsigned char *out, const unsigned char *in)
 {
-#ifdef GCIPHER_ARCH_X86
-  if (((RIJNDAEL_context *)c)->path == RIJNDAEL_PATH_AESNI)
-    return _gcry_aes_aesni_encrypt (c, out, in);
-#endif
-#ifdef HAVE_RISCV_VCRYPTO
-  if (((RIJNDAEL_context *)c)->path == RIJNDAEL_PATH_ZVKNED)
-    return _gcry_aes_zvkned_encrypt (c, out, in);
-#endif
-#ifdef GCIPHER_ARCH_AARCH64
-  if (((RIJNDAEL_context *)c)->path == RIJNDAEL_PATH_ARMV8_CE)
-    return _gcry_aes_armv8_ce_encrypt (c, out, in);
-#endif
-  return _gcry_aes_generic_encrypt (c, out, in);
+  const RIJNDAEL_context *ctx = (const RIJNDAEL_context *)c;
+  if (__builtin_expect (!ctx->encrypt, 0))
+    return _gcry_aes_generic_encrypt (c, out, in);
+  return ctx->encrypt (c, out, in);
 }
 
 unsigned int
 rijndael_decrypt (void *c, unsigned char *out, const unsigned char *in)
 {
-#ifdef GCIPHER_ARCH_X86
-  if (((RIJNDAEL_context *)c)->path == RIJNDAEL_PATH_AESNI)
-    return _gcry_aes_aesni_decrypt (c, out, in);
-#endif
-#ifdef HAVE_RISCV_VCRYPTO
-  if (((RIJNDAEL_context *)c)->path == RIJNDAEL_PATH_ZVKNED)
-    return _gcry_aes_zvkned_decrypt (c, out, in);
-#endif
-#ifdef GCIPHER_ARCH_AARCH64
-  if (((RIJNDAEL_context *)c)->path == RIJNDAEL_PATH_ARMV8_CE)
-    return _gcry_aes_armv8_ce_decrypt (c, out, in);
-#endif
-  return _gcry_aes_generic_decrypt (c, out, in);
+  const RIJNDAEL_context *ctx = (const RIJNDAEL_context *)c;
+  if (__builtin_expect (!ctx->decrypt, 0))
+    return _gcry_aes_generic_decrypt (c, out, in);
+  return ctx->decrypt (c, out, in);
 }
 
 /* setkey of all three specs: KEYLEN 16, 24 or 32 bytes (FIPS-197 5:
@@ -157,7 +126,7 @@ rijndael_setkey (void *c, const unsigned char *key, size_t keylen,
   ec = _gcry_cipher_selftest_once (&_gcry_cipher_spec_aes);
   if (ec)
     return ec;
-  idx = choose_impl (_gcry_get_hw_features ());
+  idx = cipher_impl_choose (rijndael_impls, _gcry_get_hw_features ());
   _gcry_burn_stack (setkey_path (ctx, key, keylen, bulk, idx));
   if (impl_name)
     *impl_name = rijndael_impls[idx].name;
@@ -185,7 +154,7 @@ selftest_path (size_t idx)
   cipher_bulk_ops bulk;
   unsigned char key[32], pt[16], buf[16];
   const char *err = NULL;
-  const unsigned int lanes = rijndael_path_table[idx].lanes;
+  const unsigned int lanes = rijndael_impls[idx].ops.lanes;
 
   for (int i = 0; i < 32; i++)
     key[i] = (unsigned char)i;
@@ -243,9 +212,9 @@ rijndael_selftest (void)
 {
   const unsigned int hwf = _gcry_get_hw_features ();
 
-  for (size_t i = 0; i < n_rijndael_impls; i++)
+  for (size_t i = 0; i < rijndael_impl_list.n; i++)
     {
-      if ((rijndael_impls[i].hwf & hwf) != rijndael_impls[i].hwf)
+      if (!cipher_impl_usable (rijndael_impls[i], hwf))
         continue;
       const char *err = selftest_path (i);
       if (err)
@@ -294,19 +263,19 @@ const cipher_spec _gcry_cipher_spec_aes = {
   GCRY_CIPHER_AES, "AES", aes128_aliases, aes128_oids,
   16, 128, sizeof (RIJNDAEL_context),
   rijndael_setkey, rijndael_encrypt, rijndael_decrypt, rijndael_selftest,
-  rijndael_impls, n_rijndael_impls
+  rijndael_impl_list.v, rijndael_impl_list.n
 };
 
 const cipher_spec _gcry_cipher_spec_aes192 = {
   GCRY_CIPHER_AES192, "AES192", aes192_aliases, aes192_oids,
   16, 192, sizeof (RIJNDAEL_context),
   rijndael_setkey, rijndael_encrypt, rijndael_decrypt, rijndael_selftest,
-  rijndael_impls, n_rijndael_impls
+  rijndael_impl_list.v, rijndael_impl_list.n
 };
 
 const cipher_spec _gcry_cipher_spec_aes256 = {
   GCRY_CIPHER_AES256, "AES256", aes256_aliases, aes256_oids,
   16, 256, sizeof (RIJNDAEL_context),
   rijndael_setkey, rijndael_encrypt, rijndael_decrypt, rijndael_selftest,
-  rijndael_impls, n_rijndael_impls
+  rijndael_impl_list.v, rijndael_impl_list.n
 };

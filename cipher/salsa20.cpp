@@ -29,6 +29,7 @@
 
 #include "salsa20-internal.h"
 #include "bufhelp.h"
+#include "cipher-impl.h"
 
 namespace {
 
@@ -42,29 +43,19 @@ struct SALSA20_context
   salsa20_blocks_fn blocks;
 };
 
-const cipher_impl_info salsa20_impls[] = {
+/* A path is its whole-block function (ctx->blocks).  */
+constexpr cipher_impl<salsa20_blocks_fn> salsa20_impls[] = {
 #ifdef SALSA20_USE_AVX512
-  { "avx512", HWF_INTEL_AVX512 | HWF_INTEL_AVX2 },
+  { { "avx512", HWF_INTEL_AVX512 | HWF_INTEL_AVX2 },
+    _gcry_salsa20_avx512_blocks },
 #endif
 #ifdef SALSA20_USE_AVX2
-  { "avx2", HWF_INTEL_AVX2 },
+  { { "avx2", HWF_INTEL_AVX2 }, _gcry_salsa20_avx2_blocks },
 #endif
-  { "generic", 0 },
+  { { "generic", 0 }, _gcry_salsa20_generic_blocks },
 };
-constexpr size_t n_salsa20_impls
-  = sizeof salsa20_impls / sizeof salsa20_impls[0];
-
-const salsa20_blocks_fn salsa20_path_fns[] = {
-#ifdef SALSA20_USE_AVX512
-  _gcry_salsa20_avx512_blocks,
-#endif
-#ifdef SALSA20_USE_AVX2
-  _gcry_salsa20_avx2_blocks,
-#endif
-  _gcry_salsa20_generic_blocks,
-};
-static_assert (sizeof salsa20_path_fns / sizeof salsa20_path_fns[0]
-               == n_salsa20_impls);
+constexpr auto salsa20_impl_list = cipher_impl_info_list (salsa20_impls);
+constexpr size_t n_salsa20_impls = salsa20_impl_list.n;
 
 inline uint32_t
 rol32 (uint32_t x, unsigned int n)
@@ -154,17 +145,8 @@ salsa20_keysetup (SALSA20_context *ctx, const unsigned char *key,
       ctx->input[1 + i] = buf_get_le32 (key + 4 * i);
       ctx->input[11 + i] = buf_get_le32 (k2 + 4 * i);
     }
-  ctx->blocks = salsa20_path_fns[path];
+  ctx->blocks = salsa20_impls[path].ops;
   salsa20_setiv (ctx, nullptr, 0);
-}
-
-size_t
-choose_impl (unsigned int hwf)
-{
-  for (size_t i = 0; i + 1 < n_salsa20_impls; i++)
-    if ((salsa20_impls[i].hwf & hwf) == salsa20_impls[i].hwf)
-      return i;
-  return n_salsa20_impls - 1;
 }
 
 gcry_err_code_t
@@ -175,7 +157,7 @@ salsa20_setkey (void *context, const unsigned char *key, size_t keylen,
   keylen = (uint32_t) keylen;  /* libgcrypt's setkey takes 32 bits.  */
   if (keylen != 32 && keylen != 16)
     return GPG_ERR_INV_KEYLEN;
-  size_t idx = choose_impl (_gcry_get_hw_features ());
+  size_t idx = cipher_impl_choose (salsa20_impls, _gcry_get_hw_features ());
   salsa20_keysetup (static_cast<SALSA20_context *> (context), key, keylen,
                     idx);
   if (impl_name)
@@ -329,7 +311,7 @@ salsa20_selftest (void)
   unsigned int hwf = _gcry_get_hw_features ();
   const char *err = nullptr;
   for (size_t i = 0; i < n_salsa20_impls && !err; i++)
-    if ((salsa20_impls[i].hwf & hwf) == salsa20_impls[i].hwf)
+    if (cipher_impl_usable (salsa20_impls[i], hwf))
       err = salsa20_selftest_path<ROUNDS> (i);
   _gcry_burn_stack (8192);
   return err;
@@ -357,7 +339,7 @@ extern const cipher_spec _gcry_cipher_spec_salsa20 = {
   GCRY_CIPHER_SALSA20, "SALSA20", nullptr, nullptr,
   1, 256, sizeof (SALSA20_context),
   salsa20_setkey, nullptr, nullptr, salsa20_selftest<20>,
-  salsa20_impls, n_salsa20_impls,
+  salsa20_impl_list.v, salsa20_impl_list.n,
   salsa20_encrypt_stream<20>, salsa20_encrypt_stream<20>, salsa20_setiv
 };
 
@@ -365,7 +347,7 @@ extern const cipher_spec _gcry_cipher_spec_salsa20r12 = {
   GCRY_CIPHER_SALSA20R12, "SALSA20R12", nullptr, nullptr,
   1, 256, sizeof (SALSA20_context),
   salsa20_setkey, nullptr, nullptr, salsa20_selftest<12>,
-  salsa20_impls, n_salsa20_impls,
+  salsa20_impl_list.v, salsa20_impl_list.n,
   salsa20_encrypt_stream<12>, salsa20_encrypt_stream<12>, salsa20_setiv
 };
 

@@ -29,45 +29,35 @@
 #include <config.h>
 #include <string.h>
 #include "serpent-internal.h"
+#include "cipher-impl.h"
 
 namespace {
 
-struct serpent_path_ops
+struct serpent_impl_ops
 {
   serpent_path path;
   unsigned int lanes;                      /* Blocks per full batch.  */
   void (*fill_bulk) (cipher_bulk_ops *);   /* NULL: no bulk slots.  */
 };
 
-const cipher_impl_info serpent_impls[] = {
+constexpr cipher_impl<serpent_impl_ops> serpent_impls[] = {
 #ifdef GCIPHER_ARCH_X86
-  { "avx512", HWF_INTEL_AVX512 },
-  { "avx2", HWF_INTEL_AVX2 },
-  { "sse2", HWF_INTEL_SSE2 },
+  { { "avx512", HWF_INTEL_AVX512 },
+    { SERPENT_PATH_AVX512, SERPENT_AVX512_LANES,
+      _gcry_serpent_avx512_fill_bulk } },
+  { { "avx2", HWF_INTEL_AVX2 },
+    { SERPENT_PATH_AVX2, SERPENT_AVX2_LANES, _gcry_serpent_avx2_fill_bulk } },
+  { { "sse2", HWF_INTEL_SSE2 },
+    { SERPENT_PATH_SSE2, SERPENT_SSE2_LANES, _gcry_serpent_sse2_fill_bulk } },
 #endif
 #ifdef GCIPHER_ARCH_AARCH64
-  { "neon", HWF_ARM_NEON },
+  { { "neon", HWF_ARM_NEON },
+    { SERPENT_PATH_NEON, SERPENT_NEON_LANES, _gcry_serpent_neon_fill_bulk } },
 #endif
-  { "generic", 0 },
+  { { "generic", 0 }, { SERPENT_PATH_GENERIC, 1, nullptr } },
 };
 
-const serpent_path_ops serpent_path_table[] = {
-#ifdef GCIPHER_ARCH_X86
-  { SERPENT_PATH_AVX512, SERPENT_AVX512_LANES,
-    _gcry_serpent_avx512_fill_bulk },
-  { SERPENT_PATH_AVX2, SERPENT_AVX2_LANES, _gcry_serpent_avx2_fill_bulk },
-  { SERPENT_PATH_SSE2, SERPENT_SSE2_LANES, _gcry_serpent_sse2_fill_bulk },
-#endif
-#ifdef GCIPHER_ARCH_AARCH64
-  { SERPENT_PATH_NEON, SERPENT_NEON_LANES, _gcry_serpent_neon_fill_bulk },
-#endif
-  { SERPENT_PATH_GENERIC, 1, nullptr },
-};
-
-constexpr size_t n_serpent_impls
-  = sizeof serpent_impls / sizeof serpent_impls[0];
-static_assert (n_serpent_impls
-               == sizeof serpent_path_table / sizeof serpent_path_table[0]);
+constexpr auto serpent_impl_list = cipher_impl_info_list (serpent_impls);
 
 /* Proposal 3: the golden-ratio constant of the key schedule.  */
 constexpr uint32_t SERPENT_PHI = 0x9e3779b9;
@@ -153,21 +143,11 @@ generic_crypt (void *c, unsigned char *out, const unsigned char *in)
   return 64 + 8 * sizeof (void *);
 }
 
-/* Choose path IDX's first hwf-satisfied entry.  */
-size_t
-choose_impl (unsigned int hwf)
-{
-  for (size_t i = 0; i < n_serpent_impls; i++)
-    if ((serpent_impls[i].hwf & hwf) == serpent_impls[i].hwf)
-      return i;
-  return n_serpent_impls - 1;
-}
-
 unsigned int
 setkey_path (SERPENT_context *ctx, const unsigned char *key, size_t keylen,
              cipher_bulk_ops *bulk, size_t idx)
 {
-  const serpent_path_ops &p = serpent_path_table[idx];
+  const serpent_impl_ops &p = serpent_impls[idx].ops;
   wipememory (ctx, sizeof *ctx);
   memset (bulk, 0, sizeof *bulk);
   unsigned int burn = serpent_key_schedule (ctx, key, keylen);
@@ -190,7 +170,7 @@ serpent_setkey (void *c, const unsigned char *key, size_t keylen,
   gcry_err_code_t ec = _gcry_cipher_selftest_once (&_gcry_cipher_spec_serpent128);
   if (ec)
     return ec;
-  size_t idx = choose_impl (_gcry_get_hw_features ());
+  size_t idx = cipher_impl_choose (serpent_impls, _gcry_get_hw_features ());
   _gcry_burn_stack (setkey_path (ctx, key, keylen, bulk, idx));
   if (impl_name)
     *impl_name = serpent_impls[idx].name;
@@ -230,7 +210,7 @@ selftest_path (size_t idx)
   cipher_bulk_ops bulk;
   unsigned char buf[16];
   const char *err = NULL;
-  const unsigned int lanes = serpent_path_table[idx].lanes;
+  const unsigned int lanes = serpent_impls[idx].ops.lanes;
 
   for (int k = 0; k < 3 && !err; k++)
     {
@@ -281,9 +261,9 @@ const char *
 serpent_selftest (void)
 {
   const unsigned int hwf = _gcry_get_hw_features ();
-  for (size_t i = 0; i < n_serpent_impls; i++)
+  for (size_t i = 0; i < serpent_impl_list.n; i++)
     {
-      if ((serpent_impls[i].hwf & hwf) != serpent_impls[i].hwf)
+      if (!cipher_impl_usable (serpent_impls[i], hwf))
         continue;
       const char *err = selftest_path (i);
       if (err)
@@ -341,7 +321,7 @@ const cipher_spec _gcry_cipher_spec_serpent128 = {
   16, 128, sizeof (SERPENT_context),
   serpent_setkey, _gcry_serpent_generic_encrypt,
   _gcry_serpent_generic_decrypt, serpent_selftest,
-  serpent_impls, n_serpent_impls
+  serpent_impl_list.v, serpent_impl_list.n
 };
 
 const cipher_spec _gcry_cipher_spec_serpent192 = {
@@ -349,7 +329,7 @@ const cipher_spec _gcry_cipher_spec_serpent192 = {
   16, 192, sizeof (SERPENT_context),
   serpent_setkey, _gcry_serpent_generic_encrypt,
   _gcry_serpent_generic_decrypt, serpent_selftest,
-  serpent_impls, n_serpent_impls
+  serpent_impl_list.v, serpent_impl_list.n
 };
 
 const cipher_spec _gcry_cipher_spec_serpent256 = {
@@ -357,5 +337,5 @@ const cipher_spec _gcry_cipher_spec_serpent256 = {
   16, 256, sizeof (SERPENT_context),
   serpent_setkey, _gcry_serpent_generic_encrypt,
   _gcry_serpent_generic_decrypt, serpent_selftest,
-  serpent_impls, n_serpent_impls
+  serpent_impl_list.v, serpent_impl_list.n
 };

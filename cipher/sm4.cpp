@@ -43,6 +43,7 @@
 #include "bufhelp.h"
 #include "cipher-batch-modes.h"
 #include "sm4-internal.h"
+#include "cipher-impl.h"
 
 namespace {
 
@@ -153,51 +154,37 @@ sm4_decrypt (void *c, unsigned char *out, const unsigned char *in)
   return sm4_crypt (ctx->rkey_dec, out, in);
 }
 
-/* Paths, fastest first (the first whose hwf bits are all present and
- * not disabled wins at setkey); all share the key layout and the
- * single-block functions, a SIMD path adds bulk slots.  The AES-NI
- * paths (the GFNI kernels' templates with sbox-layer-x86.h's AES-NI
- * S-box layer) serve CPUs without GFNI.  */
-const cipher_impl_info sm4_impls[] = {
-#ifdef GCIPHER_ARCH_X86
-  { "gfni-avx512", HWF_INTEL_GFNI | HWF_INTEL_AVX512 },
-  { "gfni-avx2", HWF_INTEL_GFNI | HWF_INTEL_AVX2 },
-  { "vaes-avx2", HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AESNI | HWF_INTEL_AVX2 },
-  { "aesni-avx2", HWF_INTEL_AESNI | HWF_INTEL_AVX2 },
-  { "aesni-avx", HWF_INTEL_AESNI | HWF_INTEL_AVX },
-#endif
-  { "generic", 0 },
-};
-
-struct sm4_path_ops
+/* What a path brings beside its name and hwf bits.  */
+struct sm4_impl_ops
 {
   unsigned int lanes;                      /* Blocks per batch.  */
   /* Bulk slots and single-block functions; NULL: none.  */
   void (*fill) (cipher_bulk_ops *, SM4_context *);
 };
 
-const sm4_path_ops sm4_path_table[] = {
+/* Paths, fastest first (the first whose hwf bits are all present and
+ * not disabled wins at setkey); all share the key layout and the
+ * single-block functions, a SIMD path adds bulk slots.  The AES-NI
+ * paths (the GFNI kernels' templates with sbox-layer-x86.h's AES-NI
+ * S-box layer) serve CPUs without GFNI.  */
+constexpr cipher_impl<sm4_impl_ops> sm4_impls[] = {
 #ifdef GCIPHER_ARCH_X86
-  { SM4_GFNI_AVX512_LANES, _gcry_sm4_gfni_avx512_fill },
-  { SM4_GFNI_AVX2_LANES, _gcry_sm4_gfni_avx2_fill },
-  { SM4_AESNI_AVX2_LANES, _gcry_sm4_vaes_avx2_fill },
-  { SM4_AESNI_AVX2_LANES, _gcry_sm4_aesni_avx2_fill },
-  { SM4_AESNI_AVX_LANES, _gcry_sm4_aesni_avx_fill },
+  { { "gfni-avx512", HWF_INTEL_GFNI | HWF_INTEL_AVX512 },
+    { SM4_GFNI_AVX512_LANES, _gcry_sm4_gfni_avx512_fill } },
+  { { "gfni-avx2", HWF_INTEL_GFNI | HWF_INTEL_AVX2 },
+    { SM4_GFNI_AVX2_LANES, _gcry_sm4_gfni_avx2_fill } },
+  { { "vaes-avx2",
+      HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AESNI | HWF_INTEL_AVX2 },
+    { SM4_AESNI_AVX2_LANES, _gcry_sm4_vaes_avx2_fill } },
+  { { "aesni-avx2", HWF_INTEL_AESNI | HWF_INTEL_AVX2 },
+    { SM4_AESNI_AVX2_LANES, _gcry_sm4_aesni_avx2_fill } },
+  { { "aesni-avx", HWF_INTEL_AESNI | HWF_INTEL_AVX },
+    { SM4_AESNI_AVX_LANES, _gcry_sm4_aesni_avx_fill } },
 #endif
-  { 1, nullptr },
+  { { "generic", 0 }, { 1, nullptr } },
 };
 
-constexpr size_t n_sm4_impls = sizeof sm4_impls / sizeof sm4_impls[0];
-static_assert (n_sm4_impls == sizeof sm4_path_table / sizeof sm4_path_table[0]);
-
-size_t
-sm4_choose_impl (unsigned int hwf)
-{
-  for (size_t i = 0; i < n_sm4_impls; i++)
-    if ((sm4_impls[i].hwf & hwf) == sm4_impls[i].hwf)
-      return i;
-  return n_sm4_impls - 1;
-}
+constexpr auto sm4_impl_list = cipher_impl_info_list (sm4_impls);
 
 /* Key CTX for path IDX and fill BULK; returns the burn depth.  */
 unsigned int
@@ -207,8 +194,8 @@ sm4_setkey_path (SM4_context *ctx, const unsigned char *key,
   wipememory (ctx, sizeof *ctx);
   memset (bulk, 0, sizeof *bulk);
   unsigned int burn = sm4_key_schedule (ctx, key);
-  if (sm4_path_table[idx].fill)
-    sm4_path_table[idx].fill (bulk, ctx);
+  if (sm4_impls[idx].ops.fill)
+    sm4_impls[idx].ops.fill (bulk, ctx);
   return burn;
 }
 
@@ -222,7 +209,7 @@ sm4_setkey (void *c, const unsigned char *key, size_t keylen,
   gcry_err_code_t ec = _gcry_cipher_selftest_once (&_gcry_cipher_spec_sm4);
   if (ec)
     return ec;
-  size_t idx = sm4_choose_impl (_gcry_get_hw_features ());
+  size_t idx = cipher_impl_choose (sm4_impls, _gcry_get_hw_features ());
   _gcry_burn_stack (sm4_setkey_path (ctx, key, bulk, idx));
   if (impl_name)
     *impl_name = sm4_impls[idx].name;
@@ -250,11 +237,11 @@ sm4_selftest (void)
   unsigned char buf[16];
   const char *err = NULL;
   /* Every path this CPU has, by index.  */
-  for (size_t p = 0; p < n_sm4_impls && !err; p++)
+  for (size_t p = 0; p < sm4_impl_list.n && !err; p++)
     {
-      if ((sm4_impls[p].hwf & hwf) != sm4_impls[p].hwf)
+      if (!cipher_impl_usable (sm4_impls[p], hwf))
         continue;
-      const unsigned int lanes = sm4_path_table[p].lanes;
+      const unsigned int lanes = sm4_impls[p].ops.lanes;
       sm4_setkey_path (&ctx, key, &bulk, p);
       sm4_encrypt (&ctx, buf, key);   /* The plaintext equals the key.  */
       if (memcmp (buf, ct1, 16))
@@ -314,5 +301,6 @@ const cipher_oid_spec sm4_oids[] = {
 const cipher_spec _gcry_cipher_spec_sm4 = {
   GCRY_CIPHER_SM4, "SM4", NULL, sm4_oids,
   16, 128, sizeof (SM4_context),
-  sm4_setkey, sm4_encrypt, sm4_decrypt, sm4_selftest, sm4_impls, n_sm4_impls
+  sm4_setkey, sm4_encrypt, sm4_decrypt, sm4_selftest,
+  sm4_impl_list.v, sm4_impl_list.n
 };

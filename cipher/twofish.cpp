@@ -48,6 +48,7 @@
 #include "gf256-ct.h"
 #include "cipher-batch-modes.h"
 #include "twofish-internal.h"
+#include "cipher-impl.h"
 
 namespace {
 
@@ -350,60 +351,42 @@ tf_decrypt (void *c, unsigned char *out, const unsigned char *in)
   return tf_decrypt_generic (c, out, in);
 }
 
-/* Paths, fastest first (the first whose hwf bits are all present and
- * not disabled wins at setkey); all share the key schedule, a SIMD path
- * adds the nibble tables (twofish-internal.h) and the bulk slots.  */
-const cipher_impl_info tf_impls[] = {
-#if defined (GCIPHER_ARCH_X86) && defined (__x86_64__)
-  { "gfni-avx512", HWF_INTEL_GFNI | HWF_INTEL_AVX512 },
-  { "avx512", HWF_INTEL_AVX512 },
-#endif
-#ifdef GCIPHER_ARCH_X86
-  { "avx2", HWF_INTEL_AVX2 },
-#endif
-  { "generic", 0 },
-};
-
-struct tf_path_ops
+/* What a path brings beside its name and hwf bits.  */
+struct tf_impl_ops
 {
   unsigned int lanes;                      /* Blocks per widest batch.  */
   /* Bulk slots and single-block functions; NULL: none.  */
   void (*fill) (cipher_bulk_ops *, TWOFISH_context *);
   /* A CPU check beyond the hwf bits (AVX512-VBMI has none); NULL:
    * none.  */
-  int (*usable) (void);
+  int (*cpu_has) (void);
 };
 
-const tf_path_ops tf_path_table[] = {
+/* Paths, fastest first (the first whose hwf bits are all present and
+ * not disabled wins at setkey); all share the key schedule, a SIMD path
+ * adds the nibble tables (twofish-internal.h) and the bulk slots.  */
+constexpr cipher_impl<tf_impl_ops> tf_impls[] = {
 #if defined (GCIPHER_ARCH_X86) && defined (__x86_64__)
-  { TWOFISH_AVX512_LANES, _gcry_twofish_gfni_avx512_fill,
-    _gcry_twofish_have_vbmi },
-  { TWOFISH_AVX512_LANES, _gcry_twofish_avx512_fill, nullptr },
+  { { "gfni-avx512", HWF_INTEL_GFNI | HWF_INTEL_AVX512 },
+    { TWOFISH_AVX512_LANES, _gcry_twofish_gfni_avx512_fill,
+      _gcry_twofish_have_vbmi } },
+  { { "avx512", HWF_INTEL_AVX512 },
+    { TWOFISH_AVX512_LANES, _gcry_twofish_avx512_fill, nullptr } },
 #endif
 #ifdef GCIPHER_ARCH_X86
-  { TWOFISH_AVX2_LANES, _gcry_twofish_avx2_fill, nullptr },
+  { { "avx2", HWF_INTEL_AVX2 },
+    { TWOFISH_AVX2_LANES, _gcry_twofish_avx2_fill, nullptr } },
 #endif
-  { 1, nullptr, nullptr },
+  { { "generic", 0 }, { 1, nullptr, nullptr } },
 };
 
-/* Can this CPU run path I with the hwf bits HWF?  */
+constexpr auto tf_impl_list = cipher_impl_info_list (tf_impls);
+
+/* The CPU check of an entry beyond its hwf bits.  */
 bool
-tf_path_ok (size_t i, unsigned int hwf)
+tf_cpu_has (const cipher_impl<tf_impl_ops> &impl)
 {
-  return (tf_impls[i].hwf & hwf) == tf_impls[i].hwf
-         && (!tf_path_table[i].usable || tf_path_table[i].usable ());
-}
-
-constexpr size_t n_tf_impls = sizeof tf_impls / sizeof tf_impls[0];
-static_assert (n_tf_impls == sizeof tf_path_table / sizeof tf_path_table[0]);
-
-size_t
-tf_choose_impl (unsigned int hwf)
-{
-  for (size_t i = 0; i < n_tf_impls; i++)
-    if (tf_path_ok (i, hwf))
-      return i;
-  return n_tf_impls - 1;
+  return !impl.ops.cpu_has || impl.ops.cpu_has ();
 }
 
 /* Key CTX for path IDX and fill BULK; returns the burn depth.  */
@@ -414,10 +397,10 @@ tf_setkey_path (TWOFISH_context *ctx, const unsigned char *key,
   wipememory (ctx, sizeof *ctx);
   memset (bulk, 0, sizeof *bulk);
   unsigned int burn = tf_key_schedule (ctx, key, keylen);
-  if (tf_path_table[idx].fill)
+  if (tf_impls[idx].ops.fill)
     {
       tf_simd_key_tables (ctx);
-      tf_path_table[idx].fill (bulk, ctx);
+      tf_impls[idx].ops.fill (bulk, ctx);
       /* The fills derive key tables in vector registers, which the
        * compiler may spill (i686: up to ~1.2 KiB below the caller).  */
       constexpr unsigned int FILL_BURN = 2048;
@@ -437,7 +420,8 @@ tf_setkey (void *c, const unsigned char *key, size_t keylen,
     = _gcry_cipher_selftest_once (&_gcry_cipher_spec_twofish);
   if (ec)
     return ec;
-  size_t idx = tf_choose_impl (_gcry_get_hw_features ());
+  size_t idx
+    = cipher_impl_choose (tf_impls, _gcry_get_hw_features (), tf_cpu_has);
   _gcry_burn_stack (tf_setkey_path (ctx, key, keylen, bulk, idx));
   if (impl_name)
     *impl_name = tf_impls[idx].name;
@@ -465,11 +449,12 @@ tf_selftest (void)
   unsigned char buf[16];
   const char *err = NULL;
   /* Every path this CPU has, by index (not through the disable list). */
-  for (size_t p = 0; p < n_tf_impls && !err; p++)
+  for (size_t p = 0; p < tf_impl_list.n && !err; p++)
     {
-      if (!tf_path_ok (p, hwf))
+      if (!cipher_impl_usable (tf_impls[p], hwf)
+          || !tf_cpu_has (tf_impls[p]))
         continue;
-      const unsigned int lanes = tf_path_table[p].lanes;
+      const unsigned int lanes = tf_impls[p].ops.lanes;
       for (int i = 0; i < 2 && !err; i++)
         {
           const unsigned char *want = i ? ct256 : ct128;
@@ -557,11 +542,13 @@ twofish_detail::tf_simd_key_tables (TWOFISH_context *ctx)
 const cipher_spec _gcry_cipher_spec_twofish = {
   GCRY_CIPHER_TWOFISH, "TWOFISH", NULL, NULL,
   16, 256, sizeof (TWOFISH_context),
-  tf_setkey, tf_encrypt, tf_decrypt, tf_selftest, tf_impls, n_tf_impls
+  tf_setkey, tf_encrypt, tf_decrypt, tf_selftest,
+  tf_impl_list.v, tf_impl_list.n
 };
 
 const cipher_spec _gcry_cipher_spec_twofish128 = {
   GCRY_CIPHER_TWOFISH128, "TWOFISH128", NULL, NULL,
   16, 128, sizeof (TWOFISH_context),
-  tf_setkey, tf_encrypt, tf_decrypt, tf_selftest, tf_impls, n_tf_impls
+  tf_setkey, tf_encrypt, tf_decrypt, tf_selftest,
+  tf_impl_list.v, tf_impl_list.n
 };
