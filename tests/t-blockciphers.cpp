@@ -33,7 +33,6 @@
 
 #include <cctype>
 #include <chrono>
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -50,16 +49,7 @@ namespace {
 uint64_t
 test_seed ()
 {
-  static uint64_t seed;
-  static bool done;
-  if (!done)
-    {
-      const char *s = std::getenv ("GCIPHER_TEST_SEED");
-      seed = s ? std::strtoull (s, nullptr, 0) : 0x626c6f636b733130ull;
-      std::printf ("[ seed     ] GCIPHER_TEST_SEED=0x%016" PRIx64 "\n", seed);
-      done = true;
-    }
-  return seed;
+  return suite_seed (0x626c6f636b733130ull);
 }
 
 /* ---- The table of algorithm families ---------------------------------- */

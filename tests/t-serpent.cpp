@@ -29,7 +29,6 @@
  */
 #include <gtest/gtest.h>
 
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -49,16 +48,7 @@ const int serpent_algos[3] = { GCRY_CIPHER_SERPENT128, GCRY_CIPHER_SERPENT192,
 uint64_t
 test_seed ()
 {
-  static uint64_t seed;
-  static bool done;
-  if (!done)
-    {
-      const char *s = std::getenv ("GCIPHER_TEST_SEED");
-      seed = s ? std::strtoull (s, nullptr, 0) : 0x73657270656e7431ull;
-      std::printf ("[ seed     ] GCIPHER_TEST_SEED=0x%016" PRIx64 "\n", seed);
-      done = true;
-    }
-  return seed;
+  return suite_seed (0x73657270656e7431ull);
 }
 
 const cipher_spec *
