@@ -194,6 +194,44 @@ sysgcrypt_gcipher (const char *path)
   return t;
 }
 
+const struct sysgcrypt *
+sysgcrypt_ours (void)
+{
+  static const sysgcrypt ours = sysgcrypt_gcipher ("gcipher");
+  return &ours;
+}
+
+void
+sysgcrypt_quiet_log (void *, int, const char *, va_list)
+{
+}
+
+void
+sysgcrypt_quiet_logs (const struct sysgcrypt *sys)
+{
+  gcry_set_log_handler (sysgcrypt_quiet_log, nullptr);
+  if (!sys)
+    return;
+  typedef void (*set_log_fn) (gcry_handler_log_t, void *);
+  if (void *p = dlvsym (sys->dl, "gcry_set_log_handler", "GCRYPT_1.6"))
+    reinterpret_cast<set_log_fn> (p) (sysgcrypt_quiet_log, nullptr);
+}
+
+const struct sysgcrypt *
+sysgcrypt_load_quiet (void)
+{
+  static const sysgcrypt *const sys = [] {
+    const sysgcrypt *s = sysgcrypt_load ();
+    gcry_check_version (nullptr);
+    sysgcrypt_quiet_logs (s);
+    if (!s)
+      printf ("[  NOTE    ] system libgcrypt unavailable (%s): "
+              "comparisons skipped\n", sysgcrypt_error ());
+    return s;
+  } ();
+  return sys;
+}
+
 const char *
 sysgcrypt_default_path (void)
 {

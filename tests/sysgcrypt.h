@@ -33,6 +33,7 @@
 #ifndef GCIPHER_TESTS_SYSGCRYPT_H
 #define GCIPHER_TESTS_SYSGCRYPT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include "gcrypt.h"
 
@@ -121,6 +122,22 @@ struct sysgcrypt *sysgcrypt_open (const char *path, const char *const *hwf,
  * same table, every member set, PATH naming it in messages; so a
  * differential test calls both libraries through one type.  */
 struct sysgcrypt sysgcrypt_gcipher (const char *path);
+/* sysgcrypt_gcipher ("gcipher"), made at the first call and shared: the
+ * "ours" side a differential test sets beside sysgcrypt_load's.  */
+const struct sysgcrypt *sysgcrypt_ours (void);
+
+/* The tests provoke warnings (odd IV lengths, missing keys) on purpose.
+ * sysgcrypt_quiet_log is a log handler that drops every message;
+ * sysgcrypt_quiet_logs installs it in gcipher and, when SYS is not NULL,
+ * in SYS (through its own gcry_set_log_handler).  */
+void sysgcrypt_quiet_log (void *opaque, int level, const char *fmt,
+                          va_list ap);
+void sysgcrypt_quiet_logs (const struct sysgcrypt *sys);
+/* sysgcrypt_load for a suite that compares where it can: the first call
+ * also initialises gcipher (gcry_check_version (NULL)), quiets both
+ * libraries' logs and, when the system library is missing, prints a
+ * "[  NOTE    ]" line that the comparisons are skipped.  */
+const struct sysgcrypt *sysgcrypt_load_quiet (void);
 
 #ifdef __cplusplus
 }

@@ -26,7 +26,7 @@
 
 #include "gcrypt.h"
 #include "cipher-internal.h"
-#include "sysgcrypt.h"
+#include "sysgcrypt-test.h"
 #include "testutil.h"
 
 using testutil::Bytes;
@@ -36,51 +36,7 @@ namespace {
 
 /* ---- The two function tables ----------------------------------------- */
 
-sysgcrypt
-make_ours ()
-{
-  return sysgcrypt_gcipher ("gcipher");
-}
-
-void
-quiet_log (void *, int, const char *, va_list)
-{
-}
-
-/* Both libraries log warnings (odd IV lengths, missing keys) that the
- * tests provoke on purpose; keep the test output readable.  */
-void
-silence_logs (const sysgcrypt *sys)
-{
-  gcry_set_log_handler (quiet_log, nullptr);
-  typedef void (*set_log_fn) (gcry_handler_log_t, void *);
-  void *p = dlvsym (sys->dl, "gcry_set_log_handler", "GCRYPT_1.6");
-  if (p)
-    reinterpret_cast<set_log_fn> (p) (quiet_log, nullptr);
-}
-
-class ApiDiff : public ::testing::Test
-{
-protected:
-  void
-  SetUp () override
-  {
-    sys = sysgcrypt_load ();
-    if (!sys)
-      GTEST_SKIP () << "system libgcrypt unavailable: " << sysgcrypt_error ();
-    static bool once;
-    if (!once)
-      {
-        once = true;
-        gcry_check_version (nullptr);
-        silence_logs (sys);
-      }
-    ours = make_ours ();
-  }
-
-  const sysgcrypt *sys = nullptr;
-  sysgcrypt ours {};
-};
+class ApiDiff : public SysgcryptTest {};
 
 const int aes_algos[] = { GCRY_CIPHER_AES, GCRY_CIPHER_AES192,
                           GCRY_CIPHER_AES256 };
@@ -942,7 +898,8 @@ misuse_logs (const sysgcrypt *lib, void *set_log_handler)
         lib->cipher_setiv (h, b, 5);
         lib->cipher_close (h);
       }
-  reinterpret_cast<set_log_fn> (set_log_handler) (quiet_log, nullptr);
+  reinterpret_cast<set_log_fn> (set_log_handler) (sysgcrypt_quiet_log,
+                                                  nullptr);
   captured_log = nullptr;
   return text;
 }

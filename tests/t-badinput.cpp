@@ -33,9 +33,7 @@
  */
 #include <config.h>
 
-#include <dlfcn.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -59,28 +57,7 @@ namespace {
 
 /* ---- The two libraries behind one table -------------------------------- */
 
-sysgcrypt
-make_ours ()
-{
-  return sysgcrypt_gcipher ("gcipher");
-}
-
-const sysgcrypt ours = make_ours ();
-
-void
-quiet_log (void *, int, const char *, va_list)
-{
-}
-
-void
-silence_logs (const sysgcrypt *sys)
-{
-  gcry_set_log_handler (quiet_log, nullptr);
-  typedef void (*set_log_fn) (gcry_handler_log_t, void *);
-  if (sys)
-    if (void *p = dlvsym (sys->dl, "gcry_set_log_handler", "GCRYPT_1.6"))
-      reinterpret_cast<set_log_fn> (p) (quiet_log, nullptr);
-}
+const sysgcrypt &ours = *sysgcrypt_ours ();
 
 std::string
 err_str (gcry_error_t e)
@@ -804,7 +781,7 @@ protected:
   SetUp () override
   {
     sys = sysgcrypt_load ();
-    silence_logs (sys);
+    sysgcrypt_quiet_logs (sys);
   }
   const sysgcrypt *sys = nullptr;
 };

@@ -33,14 +33,13 @@
 
 #include <cctype>
 #include <chrono>
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
-#include "sysgcrypt.h"
+#include "sysgcrypt-test.h"
 #include "testutil.h"
 
 using namespace testutil;
@@ -50,16 +49,7 @@ namespace {
 uint64_t
 test_seed ()
 {
-  static uint64_t seed;
-  static bool done;
-  if (!done)
-    {
-      const char *s = std::getenv ("GCIPHER_TEST_SEED");
-      seed = s ? std::strtoull (s, nullptr, 0) : 0x626c6f636b733130ull;
-      std::printf ("[ seed     ] GCIPHER_TEST_SEED=0x%016" PRIx64 "\n", seed);
-      done = true;
-    }
-  return seed;
+  return suite_seed (0x626c6f636b733130ull);
 }
 
 /* ---- The table of algorithm families ---------------------------------- */
@@ -518,41 +508,6 @@ TEST (BlockWycheproof, All)
 
 /* ---- Differential against the system libgcrypt --------------------------- */
 
-struct Api
-{
-  gcry_error_t (*open) (gcry_cipher_hd_t *, int, int, unsigned int);
-  void (*close) (gcry_cipher_hd_t);
-  gcry_error_t (*ctl) (gcry_cipher_hd_t, int, void *, size_t);
-  gcry_error_t (*setkey) (gcry_cipher_hd_t, const void *, size_t);
-  gcry_error_t (*setiv) (gcry_cipher_hd_t, const void *, size_t);
-  gpg_error_t (*setctr) (gcry_cipher_hd_t, const void *, size_t);
-  gcry_error_t (*authenticate) (gcry_cipher_hd_t, const void *, size_t);
-  gcry_error_t (*encrypt) (gcry_cipher_hd_t, void *, size_t, const void *,
-                           size_t);
-  gcry_error_t (*decrypt) (gcry_cipher_hd_t, void *, size_t, const void *,
-                           size_t);
-  gcry_error_t (*gettag) (gcry_cipher_hd_t, void *, size_t);
-  gcry_error_t (*checktag) (gcry_cipher_hd_t, const void *, size_t);
-};
-
-Api
-ours ()
-{
-  return { gcry_cipher_open, gcry_cipher_close, gcry_cipher_ctl,
-           gcry_cipher_setkey, gcry_cipher_setiv, gcry_cipher_setctr,
-           gcry_cipher_authenticate, gcry_cipher_encrypt,
-           gcry_cipher_decrypt, gcry_cipher_gettag, gcry_cipher_checktag };
-}
-
-Api
-theirs (const sysgcrypt *s)
-{
-  return { s->cipher_open, s->cipher_close, s->cipher_ctl, s->cipher_setkey,
-           s->cipher_setiv, s->cipher_setctr, s->cipher_authenticate,
-           s->cipher_encrypt, s->cipher_decrypt, s->cipher_gettag,
-           s->cipher_checktag };
-}
-
 /* One message: key, IV, data, AAD; how it is cut into calls; whether in
  * place.  */
 struct Msg
@@ -576,7 +531,7 @@ aead_mode (int mode)
 /* Every return code, output byte and tag of M through (ALGO, MODE) on
  * API, as a printable transcript.  */
 std::string
-run (const Api &api, int algo, int mode, const Msg &m)
+run (const sysgcrypt &api, int algo, int mode, const Msg &m)
 {
   std::string t;
   auto rc = [&] (const char *what, gcry_error_t e) {
@@ -586,28 +541,28 @@ run (const Api &api, int algo, int mode, const Msg &m)
     t += " ";
   };
   gcry_cipher_hd_t h = nullptr;
-  gcry_error_t e = api.open (&h, algo, mode, m.flags);
+  gcry_error_t e = api.cipher_open (&h, algo, mode, m.flags);
   rc ("open", e);
   if (e)
     return t;
-  e = api.setkey (h, m.key.data (), m.key.size ());
+  e = api.cipher_setkey (h, m.key.data (), m.key.size ());
   rc ("setkey", e);
   if (e)
     {
       /* What a handle does after a refused key is not this suite's
        * business (libgcrypt 1.10 even crashes in setiv for AES-GCM);
        * the refusal itself must match.  */
-      api.close (h);
+      api.cipher_close (h);
       return t;
     }
   if (mode == GCRY_CIPHER_MODE_CTR)
-    rc ("setctr", api.setctr (h, m.iv.data (), m.iv.size ()));
+    rc ("setctr", api.cipher_setctr (h, m.iv.data (), m.iv.size ()));
   else if (!m.iv.empty ())
-    rc ("setiv", api.setiv (h, m.iv.data (), m.iv.size ()));
+    rc ("setiv", api.cipher_setiv (h, m.iv.data (), m.iv.size ()));
   if (mode == GCRY_CIPHER_MODE_CCM)
     {
       uint64_t p[3] = { m.data.size (), m.aad.size (), m.taglen };
-      rc ("lengths", api.ctl (h, GCRYCTL_SET_CCM_LENGTHS, p, sizeof p));
+      rc ("lengths", api.cipher_ctl (h, GCRYCTL_SET_CCM_LENGTHS, p, sizeof p));
     }
   if (aead_mode (mode) && !m.aad.empty ())
     {
@@ -617,14 +572,14 @@ run (const Api &api, int algo, int mode, const Msg &m)
                     || mode == GCRY_CIPHER_MODE_GCM_SIV
                     ? 0 : m.aad.size () / 3;
       if (a1)
-        rc ("aad1", api.authenticate (h, m.aad.data (), a1));
-      rc ("aad", api.authenticate (h, m.aad.data () + a1,
-                                   m.aad.size () - a1));
+        rc ("aad1", api.cipher_authenticate (h, m.aad.data (), a1));
+      rc ("aad",
+          api.cipher_authenticate (h, m.aad.data () + a1, m.aad.size () - a1));
     }
   if ((mode == GCRY_CIPHER_MODE_SIV || mode == GCRY_CIPHER_MODE_GCM_SIV)
       && !m.encrypt)
-    rc ("dectag", api.ctl (h, GCRYCTL_SET_DECRYPTION_TAG,
-                           (void *)m.tag.data (), m.tag.size ()));
+    rc ("dectag", api.cipher_ctl (h, GCRYCTL_SET_DECRYPTION_TAG,
+                                  (void *)m.tag.data (), m.tag.size ()));
   const bool wrap = mode == GCRY_CIPHER_MODE_AESWRAP;
   const size_t outlen = wrap ? (m.encrypt ? m.data.size () + 8
                                           : m.data.size () - 8)
@@ -638,16 +593,17 @@ run (const Api &api, int algo, int mode, const Msg &m)
       size_t n = m.chunks[i];
       if (i + 1 == m.chunks.size () && aead_mode (mode)
           && mode != GCRY_CIPHER_MODE_CCM)
-        rc ("final", api.ctl (h, GCRYCTL_FINALIZE, nullptr, 0));
+        rc ("final", api.cipher_ctl (h, GCRYCTL_FINALIZE, nullptr, 0));
       size_t on = wrap ? outlen : n;
       if (m.in_place)
-        e = m.encrypt ? api.encrypt (h, buf.data () + pos, on, nullptr, 0)
-                      : api.decrypt (h, buf.data () + pos, on, nullptr, 0);
+        e = m.encrypt
+                ? api.cipher_encrypt (h, buf.data () + pos, on, nullptr, 0)
+                : api.cipher_decrypt (h, buf.data () + pos, on, nullptr, 0);
       else
-        e = m.encrypt ? api.encrypt (h, out.data () + pos, on,
-                                     m.data.data () + pos, n)
-                      : api.decrypt (h, out.data () + pos, on,
-                                     m.data.data () + pos, n);
+        e = m.encrypt ? api.cipher_encrypt (h, out.data () + pos, on,
+                                            m.data.data () + pos, n)
+                      : api.cipher_decrypt (h, out.data () + pos, on,
+                                            m.data.data () + pos, n);
       rc ("crypt", e);
       pos += n;
     }
@@ -658,16 +614,16 @@ run (const Api &api, int algo, int mode, const Msg &m)
       if (m.encrypt)
         {
           Bytes tag (m.taglen);
-          e = api.gettag (h, tag.data (), tag.size ());
+          e = api.cipher_gettag (h, tag.data (), tag.size ());
           rc ("gettag", e);
           if (!e)
             t += "tag " + hex_encode (tag);
         }
       else if (mode != GCRY_CIPHER_MODE_SIV
                && mode != GCRY_CIPHER_MODE_GCM_SIV)
-        rc ("checktag", api.checktag (h, m.tag.data (), m.tag.size ()));
+        rc ("checktag", api.cipher_checktag (h, m.tag.data (), m.tag.size ()));
     }
-  api.close (h);
+  api.cipher_close (h);
   return t;
 }
 
@@ -794,7 +750,7 @@ all_calls_succeeded (const std::string &t)
  * so the authenticated modes' decryption paths run to the end.  False if
  * that encryption fails (then M is left alone).  */
 bool
-make_valid_ciphertext (const Api &api, int algo, int mode, Msg *m)
+make_valid_ciphertext (const sysgcrypt &api, int algo, int mode, Msg *m)
 {
   Msg e = *m;
   e.encrypt = true;
@@ -827,18 +783,7 @@ make_valid_ciphertext (const Api &api, int algo, int mode, Msg *m)
   return true;
 }
 
-class BlockSystem : public ::testing::Test
-{
-protected:
-  void
-  SetUp () override
-  {
-    sys = sysgcrypt_load ();
-    if (!sys)
-      GTEST_SKIP () << sysgcrypt_error ();
-  }
-  const sysgcrypt *sys = nullptr;
-};
+class BlockSystem : public SysgcryptTest {};
 
 TEST_F (BlockSystem, NamesAndLengths)
 {
@@ -893,7 +838,7 @@ TEST_F (BlockSystem, NamesAndLengths)
  * t-badinput KeylessHandlesRefuse has the whole table).  */
 TEST_F (BlockSystem, UnkeyedContextRefuses)
 {
-  const Api A = ours (), B = theirs (sys);
+  const sysgcrypt &A = ours, &B = *sys;
   Prng rng (test_seed () ^ 0x300);
   for (int algo : system_ids ())
     for (int mode : { GCRY_CIPHER_MODE_EAX, GCRY_CIPHER_MODE_SIV })
@@ -902,29 +847,34 @@ TEST_F (BlockSystem, UnkeyedContextRefuses)
         /* libgcrypt's tag of the unkeyed handle.  */
         Bytes sys_tag (16);
         gcry_cipher_hd_t h = nullptr;
-        ASSERT_EQ (B.open (&h, algo, mode, 0), 0u) << algo;
-        B.authenticate (h, aad.data (), aad.size ());
-        const gcry_error_t se = B.gettag (h, sys_tag.data (), sys_tag.size ());
-        B.close (h);
-        ASSERT_EQ (A.open (&h, algo, mode, 0), 0u) << algo;
-        EXPECT_EQ (gcry_err_code (A.authenticate (h, aad.data (), aad.size ())),
-                   GPG_ERR_MISSING_KEY) << "algo " << algo << " mode " << mode;
+        ASSERT_EQ (B.cipher_open (&h, algo, mode, 0), 0u) << algo;
+        B.cipher_authenticate (h, aad.data (), aad.size ());
+        const gcry_error_t se
+            = B.cipher_gettag (h, sys_tag.data (), sys_tag.size ());
+        B.cipher_close (h);
+        ASSERT_EQ (A.cipher_open (&h, algo, mode, 0), 0u) << algo;
+        EXPECT_EQ (gcry_err_code (
+                       A.cipher_authenticate (h, aad.data (), aad.size ())),
+                   GPG_ERR_MISSING_KEY)
+            << "algo " << algo << " mode " << mode;
         Bytes tag (16);
-        EXPECT_EQ (gcry_err_code (A.gettag (h, tag.data (), tag.size ())),
-                   GPG_ERR_MISSING_KEY) << "algo " << algo << " mode " << mode;
+        EXPECT_EQ (
+            gcry_err_code (A.cipher_gettag (h, tag.data (), tag.size ())),
+            GPG_ERR_MISSING_KEY)
+            << "algo " << algo << " mode " << mode;
         EXPECT_EQ (tag, Bytes (16)) << "a tag without a key";
         if (!se)
-          EXPECT_EQ (gcry_err_code (A.checktag (h, sys_tag.data (),
-                                                sys_tag.size ())),
+          EXPECT_EQ (gcry_err_code (A.cipher_checktag (h, sys_tag.data (),
+                                                       sys_tag.size ())),
                      GPG_ERR_MISSING_KEY)
-            << "algo " << algo << " mode " << mode;
-        A.close (h);
+              << "algo " << algo << " mode " << mode;
+        A.cipher_close (h);
       }
 }
 
 TEST_F (BlockSystem, KeyLengths)
 {
-  const Api A = ours (), B = theirs (sys);
+  const sysgcrypt &A = ours, &B = *sys;
   Prng rng (test_seed () ^ 0x100);
   unsigned int accepted = 0, n = 0;
   for (int algo : system_ids ())
@@ -951,7 +901,7 @@ TEST_F (BlockSystem, KeyLengths)
 
 TEST_F (BlockSystem, AllModes)
 {
-  const Api A = ours (), B = theirs (sys);
+  const sysgcrypt &A = ours, &B = *sys;
   for (const BlockAlgo &a : block_algos ())
     for (int mode : all_modes)
       {

@@ -18,8 +18,6 @@
  */
 #include <config.h>
 
-#include <dlfcn.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include <string>
@@ -29,7 +27,7 @@
 
 #include "gcrypt.h"
 #include "cipher-internal.h"
-#include "sysgcrypt.h"
+#include "sysgcrypt-test.h"
 #include "testutil.h"
 
 using testutil::Bytes;
@@ -69,17 +67,6 @@ const char *const gost_oids[] = {
   "1.2.643.2.2.31.2", "1.2.643.2.2.31.3", "1.2.643.2.2.31.4",
   "1.2.643.7.1.2.5.1.1",
 };
-
-void
-quiet_log (void *, int, const char *, va_list)
-{
-}
-
-sysgcrypt
-make_ours ()
-{
-  return sysgcrypt_gcipher ("gcipher");
-}
 
 /* One-shot ECB through the public API.  */
 gcry_error_t
@@ -285,32 +272,7 @@ TEST (BlockCiphers64, DesWeakKeys)
 
 /* ---- Against the system libgcrypt ------------------------------------ */
 
-class Sys64 : public ::testing::Test
-{
-protected:
-  void
-  SetUp () override
-  {
-    sys = sysgcrypt_load ();
-    if (!sys)
-      GTEST_SKIP () << "system libgcrypt unavailable: " << sysgcrypt_error ();
-    static bool once;
-    if (!once)
-      {
-        once = true;
-        gcry_check_version (nullptr);
-        gcry_set_log_handler (quiet_log, nullptr);
-        typedef void (*set_log_fn) (gcry_handler_log_t, void *);
-        void *p = dlvsym (sys->dl, "gcry_set_log_handler", "GCRYPT_1.6");
-        if (p)
-          reinterpret_cast<set_log_fn> (p) (quiet_log, nullptr);
-      }
-    ours = make_ours ();
-  }
-
-  const sysgcrypt *sys = nullptr;
-  sysgcrypt ours {};
-};
+class Sys64 : public SysgcryptTest {};
 
 TEST_F (Sys64, NamesOidsLengthsModes)
 {

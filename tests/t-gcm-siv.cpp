@@ -26,8 +26,6 @@
  */
 #include <config.h>
 
-#include <dlfcn.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include <cstdio>
@@ -56,43 +54,7 @@ constexpr int MODE = GCRY_CIPHER_MODE_GCM_SIV;
 
 /* ---- Libraries -------------------------------------------------------- */
 
-sysgcrypt
-make_ours ()
-{
-  return sysgcrypt_gcipher ("gcipher");
-}
-
-const sysgcrypt ours = make_ours ();
-
-void
-quiet_log (void *, int, const char *, va_list)
-{
-}
-
-/* The system library (quiet), or NULL.  Also initialises gcipher.  */
-const sysgcrypt *
-system_lib ()
-{
-  static bool once;
-  const sysgcrypt *sys = sysgcrypt_load ();
-  if (!once)
-    {
-      once = true;
-      gcry_check_version (nullptr);
-      gcry_set_log_handler (quiet_log, nullptr);
-      if (sys)
-        {
-          typedef void (*set_log_fn) (gcry_handler_log_t, void *);
-          void *p = dlvsym (sys->dl, "gcry_set_log_handler", "GCRYPT_1.6");
-          if (p)
-            reinterpret_cast<set_log_fn> (p) (quiet_log, nullptr);
-        }
-      else
-        std::printf ("[  NOTE    ] system libgcrypt unavailable (%s): "
-                     "comparisons skipped\n", sysgcrypt_error ());
-    }
-  return sys;
-}
+const sysgcrypt &ours = *sysgcrypt_ours ();
 
 /* ---- Paths -------------------------------------------------------------- */
 
@@ -453,7 +415,7 @@ check_vec (const Vec &v, const std::vector<Combo> &combos,
 
 TEST (GcmSiv, PolyvalAppendixA)
 {
-  system_lib ();
+  sysgcrypt_load_quiet ();
   /* RFC 8452 Appendix A.  */
   Bytes h = hex_decode ("25629347589242761d31f826ba4b757b");
   Bytes x = hex_decode ("4f4f95668c83dfb6401762bb2d01a262"
@@ -530,7 +492,7 @@ const RfcVec rfc_vectors[] = {
 
 TEST (GcmSiv, Rfc8452AppendixC)
 {
-  const sysgcrypt *sys = system_lib ();
+  const sysgcrypt *sys = sysgcrypt_load_quiet ();
   print_paths ();
   KatCount n;
   for (const RfcVec &r : rfc_vectors)
@@ -557,7 +519,7 @@ TEST (GcmSiv, Rfc8452AppendixC)
 
 TEST (GcmSiv, BotanVectors)
 {
-  const sysgcrypt *sys = system_lib ();
+  const sysgcrypt *sys = sysgcrypt_load_quiet ();
   std::vector<testutil::VecSection> sections;
   std::string err;
   ASSERT_TRUE (testutil::parse_vec_file (
@@ -595,7 +557,7 @@ TEST (GcmSiv, BotanVectors)
 
 TEST (GcmSiv, Wycheproof)
 {
-  const sysgcrypt *sys = system_lib ();
+  const sysgcrypt *sys = sysgcrypt_load_quiet ();
   testutil::Json j;
   std::string err;
   ASSERT_TRUE (testutil::load_json_file (
@@ -664,7 +626,7 @@ check_ctr32le (Prng &rng, testutil::SpecCipher &sc, const char *name,
 
 TEST (GcmSiv, Ctr32leBulkSlot)
 {
-  system_lib ();
+  sysgcrypt_load_quiet ();
   Prng rng (0x63747233326c65ull);
   std::string ran, none;
   std::map<std::string, void *> slot;  /* Path name -> its slot.  */
@@ -790,7 +752,7 @@ check_siv_dec (Prng &rng, testutil::SpecCipher &sc, const char *name,
 
 TEST (GcmSiv, DecBulkSlot)
 {
-  system_lib ();
+  sysgcrypt_load_quiet ();
   std::string ran;
 #ifdef GCIPHER_ARCH_X86
   Prng rng (0x73697664656375ull);
@@ -864,7 +826,7 @@ random_split (Prng &rng, size_t len)
 
 TEST (GcmSiv, PathsAgree)
 {
-  const sysgcrypt *sys = system_lib ();
+  const sysgcrypt *sys = sysgcrypt_load_quiet ();
   print_paths ();
   std::vector<Combo> combos = all_combos ();
   Prng rng (0x67636d2d736976ull);
@@ -1234,7 +1196,7 @@ private:
 
 TEST (GcmSiv, DifferentialSequences)
 {
-  const sysgcrypt *sys = system_lib ();
+  const sysgcrypt *sys = sysgcrypt_load_quiet ();
   if (!sys)
     GTEST_SKIP () << "system libgcrypt unavailable";
   print_paths ();
@@ -1265,7 +1227,7 @@ TEST (GcmSiv, DifferentialSequences)
 
 TEST (GcmSiv, OpenAndKeys)
 {
-  const sysgcrypt *sys = system_lib ();
+  const sysgcrypt *sys = sysgcrypt_load_quiet ();
   if (!sys)
     GTEST_SKIP () << "system libgcrypt unavailable";
   Bytes key (40, 0x42);

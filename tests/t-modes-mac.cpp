@@ -17,8 +17,6 @@
  */
 #include <config.h>
 
-#include <dlfcn.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include <cstdio>
@@ -41,43 +39,7 @@ namespace {
 
 /* ---- Library tables ---------------------------------------------------- */
 
-sysgcrypt
-make_ours ()
-{
-  return sysgcrypt_gcipher ("gcipher");
-}
-
-const sysgcrypt ours = make_ours ();
-
-void
-quiet_log (void *, int, const char *, va_list)
-{
-}
-
-/* The system library, quiet, or NULL.  */
-const sysgcrypt *
-system_lib ()
-{
-  static bool once;
-  const sysgcrypt *sys = sysgcrypt_load ();
-  if (!once)
-    {
-      once = true;
-      gcry_check_version (nullptr);
-      gcry_set_log_handler (quiet_log, nullptr);
-      if (sys)
-        {
-          typedef void (*set_log_fn) (gcry_handler_log_t, void *);
-          void *p = dlvsym (sys->dl, "gcry_set_log_handler", "GCRYPT_1.6");
-          if (p)
-            reinterpret_cast<set_log_fn> (p) (quiet_log, nullptr);
-        }
-      else
-        std::printf ("[  NOTE    ] system libgcrypt unavailable (%s): "
-                     "comparisons skipped\n", sysgcrypt_error ());
-    }
-  return sys;
-}
+const sysgcrypt &ours = *sysgcrypt_ours ();
 
 int
 algo_for_keylen (size_t keylen)
@@ -291,7 +253,7 @@ void
 check_kat (const Kat &k, KatStats *st, bool strip = false)
 {
   SCOPED_TRACE (k.where);
-  const sysgcrypt *sys = system_lib ();
+  const sysgcrypt *sys = sysgcrypt_load_quiet ();
   const bool wrap = k.msg.mode == GCRY_CIPHER_MODE_AESWRAP;
 
   /* Decryption of the expected ciphertext (with the expected tag).  */
@@ -652,7 +614,7 @@ mode_name (int mode)
 
 TEST (ModesMac, KnownAnswersEveryPath)
 {
-  system_lib ();
+  sysgcrypt_load_quiet ();
   std::vector<Kat> kats = all_kats ();
   ASSERT_GT (kats.size (), 1000u);
   auto paths = testutil::available_paths (&_gcry_cipher_spec_aes);
@@ -1217,7 +1179,7 @@ random_sequence (Twin &t, Prng &rng, int mode, int steps)
 
 TEST (ModesMac, DifferentialSequences)
 {
-  const sysgcrypt *sys = system_lib ();
+  const sysgcrypt *sys = sysgcrypt_load_quiet ();
   if (!sys)
     GTEST_SKIP () << "system libgcrypt unavailable";
   auto paths = testutil::available_paths (&_gcry_cipher_spec_aes);
@@ -1257,7 +1219,7 @@ TEST (ModesMac, DifferentialSequences)
  * offset, in place and not, in both directions.  */
 TEST (ModesMac, DifferentialEaxKeyTables)
 {
-  const sysgcrypt *sys = system_lib ();
+  const sysgcrypt *sys = sysgcrypt_load_quiet ();
   if (!sys)
     GTEST_SKIP () << "system libgcrypt unavailable";
   Prng rng (0x6561787461626c65ull);
@@ -1354,7 +1316,7 @@ TEST (ModesMac, DifferentialEaxKeyTables)
  * survives).  */
 TEST (ModesMac, DifferentialKeysAndOpen)
 {
-  const sysgcrypt *sys = system_lib ();
+  const sysgcrypt *sys = sysgcrypt_load_quiet ();
   if (!sys)
     GTEST_SKIP () << "system libgcrypt unavailable";
   Twin t (sys);
@@ -1390,7 +1352,7 @@ namespace {
  * (which does not limit ENCRYPTLEN by q).  */
 TEST (ModesMac, DifferentialCcmCounterCarry)
 {
-  const sysgcrypt *sys = system_lib ();
+  const sysgcrypt *sys = sysgcrypt_load_quiet ();
   if (!sys)
     GTEST_SKIP () << "system libgcrypt unavailable";
   Twin t (sys);

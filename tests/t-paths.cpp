@@ -20,7 +20,6 @@
  */
 #include <gtest/gtest.h>
 
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -34,16 +33,7 @@ namespace {
 uint64_t
 test_seed ()
 {
-  static uint64_t seed;
-  static bool done;
-  if (!done)
-    {
-      const char *s = std::getenv ("GCIPHER_TEST_SEED");
-      seed = s ? std::strtoull (s, nullptr, 0) : 0x6763697068657231ull;
-      std::printf ("[ seed     ] GCIPHER_TEST_SEED=0x%016" PRIx64 "\n", seed);
-      done = true;
-    }
-  return seed;
+  return suite_seed (0x6763697068657231ull);
 }
 
 const cipher_impl_info *

@@ -29,7 +29,6 @@
  */
 #include <gtest/gtest.h>
 
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -49,16 +48,7 @@ const int serpent_algos[3] = { GCRY_CIPHER_SERPENT128, GCRY_CIPHER_SERPENT192,
 uint64_t
 test_seed ()
 {
-  static uint64_t seed;
-  static bool done;
-  if (!done)
-    {
-      const char *s = std::getenv ("GCIPHER_TEST_SEED");
-      seed = s ? std::strtoull (s, nullptr, 0) : 0x73657270656e7431ull;
-      std::printf ("[ seed     ] GCIPHER_TEST_SEED=0x%016" PRIx64 "\n", seed);
-      done = true;
-    }
-  return seed;
+  return suite_seed (0x73657270656e7431ull);
 }
 
 const cipher_spec *
@@ -449,42 +439,6 @@ TEST (SerpentPaths, BulkSlots)
 
 /* ---- A libgcrypt-shaped API, either library -------------------------- */
 
-struct Api
-{
-  const char *name;
-  gcry_error_t (*open) (gcry_cipher_hd_t *, int, int, unsigned int);
-  void (*close) (gcry_cipher_hd_t);
-  gcry_error_t (*ctl) (gcry_cipher_hd_t, int, void *, size_t);
-  gcry_error_t (*setkey) (gcry_cipher_hd_t, const void *, size_t);
-  gcry_error_t (*setiv) (gcry_cipher_hd_t, const void *, size_t);
-  gpg_error_t (*setctr) (gcry_cipher_hd_t, const void *, size_t);
-  gcry_error_t (*authenticate) (gcry_cipher_hd_t, const void *, size_t);
-  gcry_error_t (*encrypt) (gcry_cipher_hd_t, void *, size_t, const void *,
-                           size_t);
-  gcry_error_t (*decrypt) (gcry_cipher_hd_t, void *, size_t, const void *,
-                           size_t);
-  gcry_error_t (*gettag) (gcry_cipher_hd_t, void *, size_t);
-  gcry_error_t (*checktag) (gcry_cipher_hd_t, const void *, size_t);
-};
-
-Api
-ours ()
-{
-  return { "gcipher", gcry_cipher_open, gcry_cipher_close, gcry_cipher_ctl,
-           gcry_cipher_setkey, gcry_cipher_setiv, gcry_cipher_setctr,
-           gcry_cipher_authenticate, gcry_cipher_encrypt,
-           gcry_cipher_decrypt, gcry_cipher_gettag, gcry_cipher_checktag };
-}
-
-Api
-theirs (const sysgcrypt *s)
-{
-  return { "system", s->cipher_open, s->cipher_close, s->cipher_ctl,
-           s->cipher_setkey, s->cipher_setiv, s->cipher_setctr,
-           s->cipher_authenticate, s->cipher_encrypt, s->cipher_decrypt,
-           s->cipher_gettag, s->cipher_checktag };
-}
-
 /* One message through (ALGO, MODE): every return code, the output and
  * the tag, as one printable transcript.  */
 struct Msg
@@ -496,7 +450,7 @@ struct Msg
 };
 
 std::string
-run (const Api &api, int algo, int mode, const Msg &m)
+run (const sysgcrypt &api, int algo, int mode, const Msg &m)
 {
   std::string t;
   auto rc = [&] (const char *what, gcry_error_t e) {
@@ -506,19 +460,19 @@ run (const Api &api, int algo, int mode, const Msg &m)
     t += " ";
   };
   gcry_cipher_hd_t h = nullptr;
-  gcry_error_t e = api.open (&h, algo, mode, 0);
+  gcry_error_t e = api.cipher_open (&h, algo, mode, 0);
   rc ("open", e);
   if (e)
     return t;
-  rc ("setkey", api.setkey (h, m.key.data (), m.key.size ()));
+  rc ("setkey", api.cipher_setkey (h, m.key.data (), m.key.size ()));
   if (mode == GCRY_CIPHER_MODE_CTR)
-    rc ("setctr", api.setctr (h, m.iv.data (), m.iv.size ()));
+    rc ("setctr", api.cipher_setctr (h, m.iv.data (), m.iv.size ()));
   else if (!m.iv.empty ())
-    rc ("setiv", api.setiv (h, m.iv.data (), m.iv.size ()));
+    rc ("setiv", api.cipher_setiv (h, m.iv.data (), m.iv.size ()));
   if (mode == GCRY_CIPHER_MODE_CCM)
     {
       uint64_t p[3] = { m.data.size (), m.aad.size (), m.taglen };
-      rc ("lengths", api.ctl (h, GCRYCTL_SET_CCM_LENGTHS, p, sizeof p));
+      rc ("lengths", api.cipher_ctl (h, GCRYCTL_SET_CCM_LENGTHS, p, sizeof p));
     }
   const bool aead = mode == GCRY_CIPHER_MODE_CCM
                     || mode == GCRY_CIPHER_MODE_GCM
@@ -527,7 +481,7 @@ run (const Api &api, int algo, int mode, const Msg &m)
                     || mode == GCRY_CIPHER_MODE_SIV
                     || mode == GCRY_CIPHER_MODE_GCM_SIV;
   if (aead && !m.aad.empty ())
-    rc ("aad", api.authenticate (h, m.aad.data (), m.aad.size ()));
+    rc ("aad", api.cipher_authenticate (h, m.aad.data (), m.aad.size ()));
   Bytes out (m.data.size () + 8, 0);
   size_t outlen = mode == GCRY_CIPHER_MODE_AESWRAP
                   ? (m.encrypt ? m.data.size () + 8 : m.data.size () - 8)
@@ -539,35 +493,37 @@ run (const Api &api, int algo, int mode, const Msg &m)
                      || mode == GCRY_CIPHER_MODE_XTS
                      || mode == GCRY_CIPHER_MODE_CCM;
   if (aead && mode != GCRY_CIPHER_MODE_CCM)
-    rc ("final", api.ctl (h, GCRYCTL_FINALIZE, nullptr, 0));
+    rc ("final", api.cipher_ctl (h, GCRYCTL_FINALIZE, nullptr, 0));
   if (mode == GCRY_CIPHER_MODE_SIV && !m.encrypt)
-    rc ("dectag", api.ctl (h, GCRYCTL_SET_DECRYPTION_TAG,
-                           (void *)m.iv.data (), 16));
+    rc ("dectag", api.cipher_ctl (h, GCRYCTL_SET_DECRYPTION_TAG,
+                                  (void *)m.iv.data (), 16));
   size_t split = (m.chunked && !whole) ? (m.data.size () / 32) * 16 : 0;
   if (split)
     {
-      e = m.encrypt ? api.encrypt (h, out.data (), split, m.data.data (), split)
-                    : api.decrypt (h, out.data (), split, m.data.data (), split);
+      e = m.encrypt ? api.cipher_encrypt (h, out.data (), split,
+                                          m.data.data (), split)
+                    : api.cipher_decrypt (h, out.data (), split,
+                                          m.data.data (), split);
       rc ("part", e);
     }
-  e = m.encrypt ? api.encrypt (h, out.data () + split, outlen - split,
-                               m.data.data () + split,
-                               m.data.size () - split)
-                : api.decrypt (h, out.data () + split, outlen - split,
-                               m.data.data () + split,
-                               m.data.size () - split);
+  e = m.encrypt
+          ? api.cipher_encrypt (h, out.data () + split, outlen - split,
+                                m.data.data () + split, m.data.size () - split)
+          : api.cipher_decrypt (h, out.data () + split, outlen - split,
+                                m.data.data () + split,
+                                m.data.size () - split);
   rc ("crypt", e);
   if (!e)
     t += hex_encode (out.data (), outlen) + " ";
   if (aead && m.encrypt)
     {
       Bytes tag (m.taglen);
-      e = api.gettag (h, tag.data (), tag.size ());
+      e = api.cipher_gettag (h, tag.data (), tag.size ());
       rc ("gettag", e);
       if (!e)
         t += "tag " + hex_encode (tag);
     }
-  api.close (h);
+  api.cipher_close (h);
   return t;
 }
 
@@ -652,7 +608,7 @@ TEST (SerpentSystem, AllModesEveryPath)
   const sysgcrypt *sys = sysgcrypt_load ();
   if (!sys)
     GTEST_SKIP () << sysgcrypt_error ();
-  const Api a = ours (), b = theirs (sys);
+  const sysgcrypt &a = *sysgcrypt_ours (), &b = *sys;
   for (int mode : all_modes)
     {
       if (!_gcry_cipher_is_implemented (GCRY_CIPHER_SERPENT128, mode, 0))
@@ -695,7 +651,7 @@ TEST (SerpentPaths, XtsOcbApi)
   const auto simd = simd_paths ();
   if (simd.empty ())
     GTEST_SKIP () << "no SIMD Serpent path on this CPU";
-  const Api a = ours ();
+  const sysgcrypt &a = *sysgcrypt_ours ();
   for (const cipher_impl_info *impl : simd)
     for (int mode : { GCRY_CIPHER_MODE_XTS, GCRY_CIPHER_MODE_OCB })
       {
@@ -782,7 +738,7 @@ TEST (SerpentSystem, KeyLengths)
   const sysgcrypt *sys = sysgcrypt_load ();
   if (!sys)
     GTEST_SKIP () << sysgcrypt_error ();
-  const Api a = ours (), b = theirs (sys);
+  const sysgcrypt &a = *sysgcrypt_ours (), &b = *sys;
   Prng rng (test_seed () ^ 0x600);
   for (const cipher_impl_info *impl : all_paths ())
     for (int algo : serpent_algos)

@@ -14,8 +14,6 @@
  */
 #include <config.h>
 
-#include <dlfcn.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include <string>
@@ -26,7 +24,7 @@
 #include "gcrypt.h"
 #include "cipher-internal.h"
 #include "poly1305.h"
-#include "sysgcrypt.h"
+#include "sysgcrypt-test.h"
 #include "testutil.h"
 
 using testutil::Bytes;
@@ -38,24 +36,6 @@ namespace {
 
 const int stream_algos[] = { GCRY_CIPHER_ARCFOUR, GCRY_CIPHER_SALSA20,
                              GCRY_CIPHER_SALSA20R12, GCRY_CIPHER_CHACHA20 };
-
-void
-quiet_log (void *, int, const char *, va_list)
-{
-}
-
-/* The tests provoke warnings (bad IV lengths, missing keys) on purpose. */
-void
-silence_logs (const sysgcrypt *sys)
-{
-  gcry_set_log_handler (quiet_log, nullptr);
-  if (!sys)
-    return;
-  typedef void (*set_log_fn) (gcry_handler_log_t, void *);
-  void *p = dlvsym (sys->dl, "gcry_set_log_handler", "GCRYPT_1.6");
-  if (p)
-    reinterpret_cast<set_log_fn> (p) (quiet_log, nullptr);
-}
 
 struct Handle
 {
@@ -83,19 +63,14 @@ stream_crypt (int algo, const Bytes &key, const Bytes &iv, const Bytes &in)
   return out;
 }
 
+/* gcipher initialised, its log (and the system library's) quiet.  */
 class Stream : public ::testing::Test
 {
 protected:
   void
   SetUp () override
   {
-    static bool once;
-    if (!once)
-      {
-        once = true;
-        gcry_check_version (nullptr);
-        silence_logs (sysgcrypt_load ());
-      }
+    sysgcrypt_load_quiet ();
   }
 };
 
@@ -647,49 +622,12 @@ TEST_F (Stream, InterposerServesStreamModes)
 
 /* ---- Differential against the system libgcrypt ----------------------- */
 
-struct Api
-{
-  gcry_error_t (*open) (gcry_cipher_hd_t *, int, int, unsigned int);
-  void (*close) (gcry_cipher_hd_t);
-  gcry_error_t (*ctl) (gcry_cipher_hd_t, int, void *, size_t);
-  gcry_error_t (*info) (gcry_cipher_hd_t, int, void *, size_t *);
-  gcry_error_t (*encrypt) (gcry_cipher_hd_t, void *, size_t, const void *,
-                           size_t);
-  gcry_error_t (*decrypt) (gcry_cipher_hd_t, void *, size_t, const void *,
-                           size_t);
-  gcry_error_t (*setkey) (gcry_cipher_hd_t, const void *, size_t);
-  gcry_error_t (*setiv) (gcry_cipher_hd_t, const void *, size_t);
-  gpg_error_t (*setctr) (gcry_cipher_hd_t, const void *, size_t);
-  gcry_error_t (*authenticate) (gcry_cipher_hd_t, const void *, size_t);
-  gcry_error_t (*gettag) (gcry_cipher_hd_t, void *, size_t);
-  gcry_error_t (*checktag) (gcry_cipher_hd_t, const void *, size_t);
-};
-
-Api
-ours ()
-{
-  return { gcry_cipher_open, gcry_cipher_close, gcry_cipher_ctl,
-           gcry_cipher_info, gcry_cipher_encrypt, gcry_cipher_decrypt,
-           gcry_cipher_setkey, gcry_cipher_setiv, gcry_cipher_setctr,
-           gcry_cipher_authenticate, gcry_cipher_gettag,
-           gcry_cipher_checktag };
-}
-
-Api
-theirs (const sysgcrypt *s)
-{
-  return { s->cipher_open, s->cipher_close, s->cipher_ctl, s->cipher_info,
-           s->cipher_encrypt, s->cipher_decrypt, s->cipher_setkey,
-           s->cipher_setiv, s->cipher_setctr, s->cipher_authenticate,
-           s->cipher_gettag, s->cipher_checktag };
-}
-
 /* Two handles in lockstep; the first difference fails the test with the
  * call trace.  */
 class Twin
 {
 public:
-  Twin (const Api &a, const Api &b) : A (a), B (b) {}
+  Twin (const sysgcrypt &a, const sysgcrypt &b) : A (a), B (b) {}
   ~Twin () { close (); }
   bool ok = true;
   std::string trace;
@@ -749,8 +687,8 @@ public:
     keyed_ = false;
     diverged_ = false;
     note ("open " + std::to_string (algo) + " " + std::to_string (mode));
-    gcry_error_t ea = A.open (&ha, algo, mode, flags);
-    gcry_error_t eb = B.open (&hb, algo, mode, flags);
+    gcry_error_t ea = A.cipher_open (&ha, algo, mode, flags);
+    gcry_error_t eb = B.cipher_open (&hb, algo, mode, flags);
     same (ea, eb, "open");
     if (ea)
       ha = nullptr;
@@ -763,9 +701,9 @@ public:
   close ()
   {
     if (ha)
-      A.close (ha);
+      A.cipher_close (ha);
     if (hb)
-      B.close (hb);
+      B.cipher_close (hb);
     ha = hb = nullptr;
   }
 
@@ -773,8 +711,8 @@ public:
   setkey (const Bytes &k)
   {
     note ("setkey " + std::to_string (k.size ()));
-    gcry_error_t ea = A.setkey (ha, k.data (), k.size ());
-    gcry_error_t eb = B.setkey (hb, k.data (), k.size ());
+    gcry_error_t ea = A.cipher_setkey (ha, k.data (), k.size ());
+    gcry_error_t eb = B.cipher_setkey (hb, k.data (), k.size ());
     if (!diverged_)
       same (ea, eb, "setkey");
     keyed_ = !ea;
@@ -785,7 +723,8 @@ public:
   setiv (const uint8_t *iv, size_t len)
   {
     note (std::string ("setiv ") + (iv ? "" : "NULL ") + std::to_string (len));
-    gcry_error_t ea = A.setiv (ha, iv, len), eb = B.setiv (hb, iv, len);
+    gcry_error_t ea = A.cipher_setiv (ha, iv, len),
+                 eb = B.cipher_setiv (hb, iv, len);
     if (!diverged_ && !keyless_mac_call (ea, eb, "setiv"))
       same (ea, eb, "setiv");
   }
@@ -794,15 +733,16 @@ public:
   setctr (const uint8_t *ctr, size_t len)
   {
     note ("setctr " + std::to_string (len));
-    same (A.setctr (ha, ctr, len), B.setctr (hb, ctr, len), "setctr");
+    same (A.cipher_setctr (ha, ctr, len), B.cipher_setctr (hb, ctr, len),
+          "setctr");
   }
 
   void
   reset ()
   {
     note ("reset");
-    same (A.ctl (ha, GCRYCTL_RESET, nullptr, 0),
-          B.ctl (hb, GCRYCTL_RESET, nullptr, 0), "reset");
+    same (A.cipher_ctl (ha, GCRYCTL_RESET, nullptr, 0),
+          B.cipher_ctl (hb, GCRYCTL_RESET, nullptr, 0), "reset");
   }
 
   /* IN of LEN bytes into an OUTSIZE buffer (in place when IN is NULL:
@@ -815,8 +755,8 @@ public:
           + (inplace ? " in place" : ""));
     Bytes oa (outsize + 8, 0xcc), ob (outsize + 8, 0xcc);
     gcry_error_t ea, eb;
-    auto fa = enc ? A.encrypt : A.decrypt;
-    auto fb = enc ? B.encrypt : B.decrypt;
+    auto fa = enc ? A.cipher_encrypt : A.cipher_decrypt;
+    auto fb = enc ? B.cipher_encrypt : B.cipher_decrypt;
     if (inplace)
       {
         if (!data.empty ())   /* data.data () may be NULL */
@@ -844,8 +784,8 @@ public:
   authenticate (const Bytes &ad)
   {
     note ("authenticate " + std::to_string (ad.size ()));
-    gcry_error_t ea = A.authenticate (ha, ad.data (), ad.size ());
-    gcry_error_t eb = B.authenticate (hb, ad.data (), ad.size ());
+    gcry_error_t ea = A.cipher_authenticate (ha, ad.data (), ad.size ());
+    gcry_error_t eb = B.cipher_authenticate (hb, ad.data (), ad.size ());
     if (!diverged_ && !keyless_mac_call (ea, eb, "authenticate"))
       same (ea, eb, "authenticate");
   }
@@ -855,8 +795,8 @@ public:
   {
     note ("gettag " + std::to_string (len));
     Bytes ta (len + 8, 0xdd), tb (len + 8, 0xdd);
-    gcry_error_t ea = A.gettag (ha, ta.data (), len);
-    gcry_error_t eb = B.gettag (hb, tb.data (), len);
+    gcry_error_t ea = A.cipher_gettag (ha, ta.data (), len);
+    gcry_error_t eb = B.cipher_gettag (hb, tb.data (), len);
     if (diverged_ || keyless_mac_call (ea, eb, "gettag"))
       {
         /* Never a tag without a key.  */
@@ -877,8 +817,8 @@ public:
   checktag (const Bytes &tag)
   {
     note ("checktag " + std::to_string (tag.size ()));
-    gcry_error_t ea = A.checktag (ha, tag.data (), tag.size ());
-    gcry_error_t eb = B.checktag (hb, tag.data (), tag.size ());
+    gcry_error_t ea = A.cipher_checktag (ha, tag.data (), tag.size ());
+    gcry_error_t eb = B.cipher_checktag (hb, tag.data (), tag.size ());
     if (!diverged_ && !keyless_mac_call (ea, eb, "checktag"))
       same (ea, eb, "checktag");
   }
@@ -887,8 +827,8 @@ public:
   info_taglen ()
   {
     size_t na = 99, nb = 99;
-    same (A.info (ha, GCRYCTL_GET_TAGLEN, nullptr, &na),
-          B.info (hb, GCRYCTL_GET_TAGLEN, nullptr, &nb), "info taglen");
+    same (A.cipher_info (ha, GCRYCTL_GET_TAGLEN, nullptr, &na),
+          B.cipher_info (hb, GCRYCTL_GET_TAGLEN, nullptr, &nb), "info taglen");
     if (na != nb)
       fail ("taglen differs");
   }
@@ -896,36 +836,25 @@ public:
   void
   set_taglen (int len)
   {
-    same (A.ctl (ha, GCRYCTL_SET_TAGLEN, &len, sizeof len),
-          B.ctl (hb, GCRYCTL_SET_TAGLEN, &len, sizeof len), "set taglen");
+    same (A.cipher_ctl (ha, GCRYCTL_SET_TAGLEN, &len, sizeof len),
+          B.cipher_ctl (hb, GCRYCTL_SET_TAGLEN, &len, sizeof len),
+          "set taglen");
   }
 
   gcry_cipher_hd_t ha = nullptr, hb = nullptr;
 
 private:
-  Api A, B;
+  const sysgcrypt &A, &B;
   int mode_ = 0;
   bool keyed_ = false;      /* gcipher's last setkey succeeded.  */
   bool diverged_ = false;   /* See keyless_mac_call.  */
 };
 
-class StreamDiff : public Stream
-{
-protected:
-  void
-  SetUp () override
-  {
-    Stream::SetUp ();
-    sys = sysgcrypt_load ();
-    if (!sys)
-      GTEST_SKIP () << "system libgcrypt unavailable: " << sysgcrypt_error ();
-  }
-  const sysgcrypt *sys = nullptr;
-};
+class StreamDiff : public SysgcryptTest {};
 
 TEST_F (StreamDiff, OpenInfoNames)
 {
-  Twin t (ours (), theirs (sys));
+  Twin t (ours, *sys);
   const int algos[] = { GCRY_CIPHER_ARCFOUR, GCRY_CIPHER_SALSA20,
                         GCRY_CIPHER_SALSA20R12, GCRY_CIPHER_CHACHA20,
                         GCRY_CIPHER_AES, GCRY_CIPHER_SERPENT128 };
@@ -996,7 +925,7 @@ TEST_F (StreamDiff, KeyLengths)
       {
         if (mode == GCRY_CIPHER_MODE_POLY1305 && algo != GCRY_CIPHER_CHACHA20)
           continue;
-        Twin t (ours (), theirs (sys));
+        Twin t (ours, *sys);
         ASSERT_TRUE (t.open (algo, mode));
         for (size_t l : lens)
           {
@@ -1063,7 +992,7 @@ TEST_F (StreamDiff, RandomStreamSequences)
   for (int algo : stream_algos)
     for (int round = 0; round < 500; round++)
       {
-        Twin t (ours (), theirs (sys));
+        Twin t (ours, *sys);
         ASSERT_TRUE (t.open (algo, GCRY_CIPHER_MODE_STREAM,
                              rng.below (4) ? 0 : GCRY_CIPHER_SECURE));
         int steps = 3 + (int) rng.below (25);
@@ -1114,7 +1043,7 @@ TEST_F (StreamDiff, SplitsAtEveryOffset)
     for (size_t keylen : { (size_t) 16, (size_t) 32 })
       for (size_t cut = 0; cut <= 130; cut++)
         {
-          Twin t (ours (), theirs (sys));
+          Twin t (ours, *sys);
           ASSERT_TRUE (t.open (algo, GCRY_CIPHER_MODE_STREAM));
           t.setkey (rng.bytes (keylen));
           Bytes iv = rng.bytes (12);
@@ -1132,7 +1061,7 @@ TEST_F (StreamDiff, RandomPoly1305Sequences)
   Prng rng (0x9011305);
   for (int round = 0; round < 4000; round++)
     {
-      Twin t (ours (), theirs (sys));
+      Twin t (ours, *sys);
       ASSERT_TRUE (t.open (GCRY_CIPHER_CHACHA20, GCRY_CIPHER_MODE_POLY1305,
                            rng.below (4) ? 0 : GCRY_CIPHER_SECURE));
       if (rng.below (8))
@@ -1219,7 +1148,7 @@ TEST_F (StreamDiff, ChaCha20Paths)
       Prng rng (0xc4ac4a20);
       for (int round = 0; round < 150; round++)
         {
-          Twin t (ours (), theirs (sys));
+          Twin t (ours, *sys);
           int mode = round % 3 ? GCRY_CIPHER_MODE_STREAM
                                : GCRY_CIPHER_MODE_POLY1305;
           ASSERT_TRUE (t.open (GCRY_CIPHER_CHACHA20, mode));
@@ -1256,7 +1185,7 @@ TEST_F (StreamDiff, Salsa20Paths)
       Prng rng (0x5a15a20);
       for (int round = 0; round < 100; round++)
         {
-          Twin t (ours (), theirs (sys));
+          Twin t (ours, *sys);
           int algo = round % 2 ? GCRY_CIPHER_SALSA20 : GCRY_CIPHER_SALSA20R12;
           ASSERT_TRUE (t.open (algo, GCRY_CIPHER_MODE_STREAM));
           t.setkey (rng.bytes (round % 5 ? 32 : 16));
@@ -1303,7 +1232,7 @@ TEST_F (StreamDiff, Poly1305WithoutKey)
   Prng rng (5);
   for (int round = 0; round < 40; round++)
     {
-      Twin t (ours (), theirs (sys));
+      Twin t (ours, *sys);
       ASSERT_TRUE (t.open (GCRY_CIPHER_CHACHA20, GCRY_CIPHER_MODE_POLY1305));
       if (round % 2)
         random_setiv (t, rng, false);

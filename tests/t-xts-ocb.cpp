@@ -13,8 +13,6 @@
  */
 #include <config.h>
 
-#include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,7 +23,7 @@
 
 #include "gcrypt.h"
 #include "cipher-internal.h"
-#include "sysgcrypt.h"
+#include "sysgcrypt-test.h"
 #include "testutil.h"
 
 using testutil::Bytes;
@@ -34,11 +32,6 @@ using testutil::hex_decode;
 using testutil::hex_encode;
 
 namespace {
-
-void
-quiet_log (void *, int, const char *, va_list)
-{
-}
 
 struct Handle
 {
@@ -61,7 +54,7 @@ print_paths (const char *what)
 {
   static bool once;
   if (!once)
-    gcry_set_log_handler (quiet_log, nullptr);
+    sysgcrypt_quiet_logs (nullptr);
   once = true;
   printf ("[ paths    ] %s: run: %s; skipped (CPU lacks feature): %s\n", what,
           testutil::path_names (paths ()).c_str (),
@@ -499,27 +492,6 @@ TEST (XtsOcb, BulkVsPerBlock)
 
 /* ---- Differential against the system libgcrypt ------------------------ */
 
-sysgcrypt
-make_ours ()
-{
-  return sysgcrypt_gcipher ("gcipher");
-}
-
-const sysgcrypt *
-load_system ()
-{
-  const sysgcrypt *sys = sysgcrypt_load ();
-  if (sys)
-    {
-      gcry_set_log_handler (quiet_log, nullptr);
-      typedef void (*set_log_fn) (gcry_handler_log_t, void *);
-      void *p = dlvsym (sys->dl, "gcry_set_log_handler", "GCRYPT_1.6");
-      if (p)
-        reinterpret_cast<set_log_fn> (p) (quiet_log, nullptr);
-    }
-  return sys;
-}
-
 /* Two handles (A = gcipher, B = system) driven call for call.  */
 struct Twin
 {
@@ -691,20 +663,7 @@ struct Twin
   }
 };
 
-class Diff : public ::testing::Test
-{
-protected:
-  void
-  SetUp () override
-  {
-    sys = load_system ();
-    if (!sys)
-      GTEST_SKIP () << "system libgcrypt unavailable: " << sysgcrypt_error ();
-    ours = make_ours ();
-  }
-  const sysgcrypt *sys = nullptr;
-  sysgcrypt ours {};
-};
+class Diff : public SysgcryptTest {};
 
 const int aes_algos[] = { GCRY_CIPHER_AES, GCRY_CIPHER_AES192,
                           GCRY_CIPHER_AES256 };

@@ -2,6 +2,7 @@
 #include "testutil.h"
 
 #include <cctype>
+#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -870,6 +871,18 @@ ctr32le_reference (const cipher_spec *spec, void *ctx, Bytes &ctr,
         ctr[i] = (uint8_t) (v >> (8 * i));
     }
   return out;
+}
+
+uint64_t
+suite_seed (uint64_t default_seed)
+{
+  static const uint64_t seed = [default_seed] {
+    const char *s = std::getenv ("GCIPHER_TEST_SEED");
+    uint64_t v = s ? std::strtoull (s, nullptr, 0) : default_seed;
+    std::printf ("[ seed     ] GCIPHER_TEST_SEED=0x%016" PRIx64 "\n", v);
+    return v;
+  } ();
+  return seed;
 }
 
 }  // namespace testutil

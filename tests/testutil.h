@@ -13,6 +13,7 @@
  *                its lifetime (the next setkey picks it) and restores the
  *                full mask (~0u) afterwards.
  *  - Files:      read_file, testvector_path (TESTVECTORS_DIR-relative).
+ *  - Random:     Prng, deterministic; suite_seed (GCIPHER_TEST_SEED).
  *
  * Errors (missing file, malformed input) are reported through the return
  * value / an error string, never by aborting, so a test can ASSERT on it.
@@ -272,6 +273,12 @@ public:
 private:
   uint64_t s_[4];
 };
+
+/* A suite's PRNG seed: GCIPHER_TEST_SEED when set (any base strtoull
+ * reads), else DEFAULT_SEED; the first call prints it ("[ seed     ]
+ * GCIPHER_TEST_SEED=0x..."), so a failing run can be repeated.  One
+ * seed per process: later calls return the first call's.  */
+uint64_t suite_seed (uint64_t default_seed);
 
 }  // namespace testutil
 

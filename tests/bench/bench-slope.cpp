@@ -54,7 +54,6 @@
 
 #include <gcrypt.h>
 
-#include <dlfcn.h>
 #include <stdarg.h>
 
 #include <cstdint>
@@ -64,39 +63,8 @@
 #include <string>
 #include <vector>
 
+#include "bench-api.h"
 #include "bench-common.h"
-
-/* Weak references: the program starts even on a library that lacks some
- * entry point and says which (as tests/benchmark).  */
-#define SLOPE_API_FUNCS(X)                                                    \
-  X (gcry_check_version) X (gcry_control) X (gcry_strerror)                  \
-  X (gcry_cipher_open) X (gcry_cipher_close) X (gcry_cipher_setkey)          \
-  X (gcry_cipher_setiv) X (gcry_cipher_setctr) X (gcry_cipher_encrypt)       \
-  X (gcry_cipher_decrypt)                                                    \
-  X (gcry_cipher_ctl) X (gcry_cipher_gettag) X (gcry_cipher_checktag)        \
-  X (gcry_cipher_authenticate) X (gcry_cipher_algo_info)                     \
-  X (gcry_cipher_algo_name) X (gcry_cipher_map_name)                         \
-  X (gcry_cipher_get_algo_keylen) X (gcry_cipher_get_algo_blklen)
-
-#pragma weak gcry_check_version
-#pragma weak gcry_control
-#pragma weak gcry_strerror
-#pragma weak gcry_cipher_open
-#pragma weak gcry_cipher_close
-#pragma weak gcry_cipher_setkey
-#pragma weak gcry_cipher_setiv
-#pragma weak gcry_cipher_setctr
-#pragma weak gcry_cipher_encrypt
-#pragma weak gcry_cipher_decrypt
-#pragma weak gcry_cipher_ctl
-#pragma weak gcry_cipher_gettag
-#pragma weak gcry_cipher_checktag
-#pragma weak gcry_cipher_authenticate
-#pragma weak gcry_cipher_algo_info
-#pragma weak gcry_cipher_algo_name
-#pragma weak gcry_cipher_map_name
-#pragma weak gcry_cipher_get_algo_keylen
-#pragma weak gcry_cipher_get_algo_blklen
 
 namespace {
 
@@ -108,22 +76,6 @@ constexpr size_t kTagLen = 16;
 constexpr size_t kNonceLen = 12;
 
 bench::SlopeOptions opt;
-
-void
-check_api ()
-{
-  int missing = 0;
-#define SLOPE_CHECK(f)                                                        \
-  if (!reinterpret_cast<void *> (&f))                                        \
-    {                                                                         \
-      fprintf (stderr, "%s: the loaded libgcrypt lacks %s\n", kPgm, #f);     \
-      missing++;                                                              \
-    }
-  SLOPE_API_FUNCS (SLOPE_CHECK)
-#undef SLOPE_CHECK
-  if (missing)
-    exit (2);
-}
 
 /* --verbose: a line on stderr (stdout flushed first so that the two
  * streams interleave in order on a terminal).  */
@@ -445,7 +397,7 @@ usage (int status, const std::string &why)
 int
 main (int argc, char **argv)
 {
-  check_api ();
+  bench::check_api (kPgm);
   std::vector<std::string> args (argv + 1, argv + argc);
   for (const std::string &a : args)
     if (a == "-h")
@@ -470,12 +422,9 @@ main (int argc, char **argv)
   gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
   if (opt.verbose)
     {
-      Dl_info info;
-      void *sym = dlsym (RTLD_DEFAULT, "gcry_check_version");
       fprintf (stderr, "%s: library %s version %s, %d repetitions\n", kPgm,
-               sym && dladdr (sym, &info) && info.dli_fname ? info.dli_fname
-                                                           : "(unknown)",
-               version ? version : "(null)", opt.repetitions);
+               bench::library_path (), version ? version : "(null)",
+               opt.repetitions);
       gcry_control (GCRYCTL_PRINT_CONFIG, stderr);
     }
 

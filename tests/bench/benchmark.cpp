@@ -69,7 +69,6 @@
 
 #include <gcrypt.h>
 
-#include <dlfcn.h>
 #include <time.h>
 
 #include <cstdint>
@@ -79,61 +78,12 @@
 #include <string>
 #include <vector>
 
+#include "bench-api.h"
 #include "bench-common.h"
-
-/* Every libgcrypt entry point the program calls, referenced weakly: the
- * program links (and starts) even against a libgcrypt.so.20 that lacks
- * some of them -- gcipher while it is being built -- and says which are
- * missing instead of failing in the dynamic linker.  */
-#define BENCH_API_FUNCS(X)                                                    \
-  X (gcry_check_version) X (gcry_control) X (gcry_strerror)                  \
-  X (gcry_cipher_open) X (gcry_cipher_close) X (gcry_cipher_setkey)          \
-  X (gcry_cipher_setiv) X (gcry_cipher_setctr) X (gcry_cipher_encrypt)       \
-  X (gcry_cipher_decrypt) X (gcry_cipher_ctl) X (gcry_cipher_gettag)         \
-  X (gcry_cipher_checktag) X (gcry_cipher_algo_info)                         \
-  X (gcry_cipher_algo_name) X (gcry_cipher_map_name)                         \
-  X (gcry_cipher_get_algo_keylen) X (gcry_cipher_get_algo_blklen)
-
-#pragma weak gcry_check_version
-#pragma weak gcry_control
-#pragma weak gcry_strerror
-#pragma weak gcry_cipher_open
-#pragma weak gcry_cipher_close
-#pragma weak gcry_cipher_setkey
-#pragma weak gcry_cipher_setiv
-#pragma weak gcry_cipher_setctr
-#pragma weak gcry_cipher_encrypt
-#pragma weak gcry_cipher_decrypt
-#pragma weak gcry_cipher_ctl
-#pragma weak gcry_cipher_gettag
-#pragma weak gcry_cipher_checktag
-#pragma weak gcry_cipher_algo_info
-#pragma weak gcry_cipher_algo_name
-#pragma weak gcry_cipher_map_name
-#pragma weak gcry_cipher_get_algo_keylen
-#pragma weak gcry_cipher_get_algo_blklen
 
 namespace {
 
 constexpr const char *kPgm = "benchmark";
-
-/* Exit with a list of the entry points the loaded library lacks.  */
-void
-check_api (void)
-{
-  int missing = 0;
-#define BENCH_CHECK(f)                                                        \
-  if (!reinterpret_cast<void *> (&f))                                        \
-    {                                                                         \
-      fprintf (stderr, "%s: the loaded libgcrypt lacks %s\n", "benchmark",  \
-               #f);                                                           \
-      missing++;                                                              \
-    }
-  BENCH_API_FUNCS (BENCH_CHECK)
-#undef BENCH_CHECK
-  if (missing)
-    exit (2);
-}
 
 /* libgcrypt's algorithm numbers are below 400; the "all algorithms" run
  * walks that range and keeps what gcry_cipher_test_algo accepts.  */
@@ -611,17 +561,6 @@ cipher_bench (int algo, const Buffer &plain, const Buffer &ct,
   return true;
 }
 
-/* Name of the shared object that provides gcry_check_version.  */
-const char *
-library_path (void)
-{
-  void *sym = dlsym (RTLD_DEFAULT, "gcry_check_version");
-  Dl_info info;
-  if (sym && dladdr (sym, &info) && info.dli_fname)
-    return info.dli_fname;
-  return "(unknown)";
-}
-
 [[noreturn]] void
 usage (int status)
 {
@@ -662,7 +601,7 @@ usage (int status)
 int
 main (int argc, char **argv)
 {
-  check_api ();
+  bench::check_api (kPgm);
   std::string err;
   if (!bench::parse_benchmark_args (
           std::vector<std::string> (argv + 1, argv + argc), &opt, &err))
@@ -701,8 +640,8 @@ main (int argc, char **argv)
   gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
   if (opt.verbose)
     {
-      fprintf (stderr, "%s: library %s version %s\n", kPgm, library_path (),
-               version ? version : "(null)");
+      fprintf (stderr, "%s: library %s version %s\n", kPgm,
+               bench::library_path (), version ? version : "(null)");
       gcry_control (GCRYCTL_PRINT_CONFIG, stderr);
     }
 

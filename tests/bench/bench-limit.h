@@ -1,5 +1,5 @@
 /* bench-limit.h - kernels of the AES round-instruction micro-benchmark
- * (tests/bench-limit-x86.cpp; on other targets tests/bench-limit-none.cpp
+ * (bench-limit-x86.cpp; on other targets bench-limit-none.cpp
  * supplies stubs).
  *
  * Callers check the CPU first (bench::detect_aes_forms): a kernel of a

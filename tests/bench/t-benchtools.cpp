@@ -1,6 +1,6 @@
 /* t-benchtools.cpp - the arithmetic and the parsers of the benchmark tools
- * (tests/bench-common.{h,cpp}): line fit, medians, unit conversions, the
- * AES-instruction bound, ratios, and the command-line / CSV parsers.
+ * (tests/bench/bench-common.{h,cpp}): line fit, medians, unit conversions,
+ * the AES-instruction bound, ratios, and the command-line / CSV parsers.
  * Nothing here measures speed: timings are synthetic.  */
 #include <gtest/gtest.h>
 
