@@ -234,8 +234,9 @@ struct polyval_backend
 };
 
 /* The wide_min of GHASH back end G as a POLYVAL back end (0: not a
- * wide one).  */
-constexpr size_t
+ * wide one).  Not constexpr: comparing the addresses of two external
+ * objects is not a constant expression under -fsanitize=address.  */
+size_t
 polyval_wide_min (const gcm_ghash_ops *g)
 {
 #ifdef GCIPHER_ARCH_X86
@@ -249,13 +250,14 @@ polyval_wide_min (const gcm_ghash_ops *g)
 }
 
 /* The GHASH back ends as POLYVAL ones: entry I is entry I of GCM's
- * table (_gcry_gcm_ghash_table), built from it at compile time.  */
+ * table (_gcry_gcm_ghash_table, constant-initialised), built from it
+ * when the library is loaded.  */
 struct polyval_ghash_backends
 {
   polyval_backend v[_gcry_gcm_n_ghash_impls];
 };
 
-constexpr polyval_ghash_backends
+polyval_ghash_backends
 make_ghash_backends ()
 {
   polyval_ghash_backends r {};
@@ -267,7 +269,7 @@ make_ghash_backends ()
   return r;
 }
 
-constexpr polyval_ghash_backends ghash_backends = make_ghash_backends ();
+const polyval_ghash_backends ghash_backends = make_ghash_backends ();
 
 #ifdef GCIPHER_ARCH_X86
 /* The native PCLMULQDQ back end, for short calls.  */
