@@ -793,9 +793,10 @@ int odd_allocs;
 void *
 odd_alloc (size_t n)
 {
-  unsigned char *p = static_cast<unsigned char *> (aligned_alloc (16, n + 32));
-  if (!p)
+  void *v = nullptr;
+  if (posix_memalign (&v, 16, n + 32))
     return nullptr;
+  unsigned char *p = static_cast<unsigned char *> (v);
   odd_allocs++;
   memcpy (p, &p, sizeof p);
   return p + 24;
@@ -828,7 +829,7 @@ TEST (Memory, HandlesWorkOnEightByteAlignedMemory)
                       { GCRY_CIPHER_MODE_EAX, 16 }, { GCRY_CIPHER_MODE_XTS, 32 },
                       { GCRY_CIPHER_MODE_SIV, 32 },
                       { GCRY_CIPHER_MODE_GCM_SIV, 16 } };
-  unsigned char key[32], nonce[12] = { 1, 2, 3 }, in[160], out[2][160];
+  unsigned char key[32], nonce[16] = { 1, 2, 3 }, in[160], out[2][160];
   unsigned char tag[2][16];
   for (size_t i = 0; i < sizeof key; i++)
     key[i] = (unsigned char) (i * 11 + 5);
