@@ -346,4 +346,5 @@ extern const cipher_mode_ops _gcry_cipher_mode_aeswrap = {
   nullptr,
   wrap_ctl,
   wrap_info,
+  nullptr,  /* block_changed */
 };

@@ -460,4 +460,5 @@ extern const cipher_mode_ops _gcry_cipher_mode_ccm = {
   ccm_checktag,
   ccm_ctl,
   ccm_info,
+  nullptr,  /* block_changed */
 };

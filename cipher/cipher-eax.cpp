@@ -105,7 +105,7 @@ burn (unsigned int depth)
     _gcry_burn_stack (depth + EAX_OWN_FRAMES);
 }
 
-/* Stack bytes of eax_key_tables' own frame, over-estimated: the burn
+/* Stack bytes of eax_tweak_tables' own frame, over-estimated: the burn
  * must also reach the single-block function's frames below it.  */
 constexpr unsigned int EAX_TABLES_FRAME = 256;
 
@@ -232,16 +232,15 @@ eax_state_size (const cipher_spec *)
   return sizeof (eax_state);
 }
 
-/* What depends on the key only: the CMAC subkeys K1, K2 (SP 800-38B
- * 6.1) and, for t = 0, 1, 2, E_K ([t]_n) and OMAC^t of the empty
- * string E_K ([t]_n xor K1) (EAX, figure 3: OMAC^t (M) = CMAC ([t]_n
- * || M)).  Returns the stack burn depth.  */
+/* For t = 0, 1, 2: E_K ([t]_n) and OMAC^t of the empty string
+ * E_K ([t]_n xor K1) (EAX, figure 3: OMAC^t (M) = CMAC ([t]_n || M)),
+ * from the subkeys in st->sk.  Returns the stack burn depth.  */
 unsigned int
-eax_key_tables (gcry_cipher_hd_t c)
+eax_tweak_tables (gcry_cipher_hd_t c)
 {
   eax_state *st = state_of (c);
   const size_t bs = eax_bs (c);
-  unsigned int depth = _gcry_cmac_subkeys (c, &st->sk);
+  unsigned int depth = 0;
   alignas (16) unsigned char b[16];
   for (unsigned int t = 0; t < 3; t++)
     {
@@ -255,6 +254,15 @@ eax_key_tables (gcry_cipher_hd_t c)
   /* The block function's frames lie below this one's (and the caller
    * burns from its own): add this frame's size.  */
   return depth + EAX_TABLES_FRAME;
+}
+
+/* What depends on the key only: the CMAC subkeys K1, K2 (SP 800-38B
+ * 6.1) and the tweak tables above.  Returns the stack burn depth.  */
+unsigned int
+eax_key_tables (gcry_cipher_hd_t c)
+{
+  unsigned int depth = _gcry_cmac_subkeys (c, &state_of (c)->sk);
+  return umax (depth, eax_tweak_tables (c));
 }
 
 /* Drop the key tables (a failed setkey: no key is left).  */
@@ -553,6 +561,18 @@ eax_info (gcry_cipher_hd_t c, int what, void *, size_t *nbytes)
   return GPG_ERR_NO_ERROR;
 }
 
+/* GCRYCTL_SET_SBOX under a key (GOST 28147): libgcrypt keeps K1, K2
+ * from setkey but encrypts the tweak blocks [t]_n, buffered until their
+ * OMAC gets data or is finished, with the S-box of that moment.  So K1,
+ * K2 stay and the tweak tables are re-derived with the new block
+ * function; a nonce OMAC already finished by setiv keeps its value, as
+ * does an OMAC already past its tweak block.  */
+void
+eax_block_changed (gcry_cipher_hd_t c)
+{
+  burn (eax_tweak_tables (c));
+}
+
 gcry_err_code_t
 eax_ctl (gcry_cipher_hd_t, int, void *, size_t)
 {
@@ -576,4 +596,5 @@ extern const cipher_mode_ops _gcry_cipher_mode_eax = {
   eax_checktag,
   eax_ctl,
   eax_info,
+  eax_block_changed,
 };

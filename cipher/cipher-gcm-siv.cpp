@@ -974,4 +974,5 @@ const cipher_mode_ops _gcry_cipher_mode_gcm_siv = {
   gcm_siv_checktag,
   gcm_siv_ctl,
   gcm_siv_info,
+  nullptr,  /* block_changed */
 };

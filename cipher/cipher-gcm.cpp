@@ -882,4 +882,5 @@ const cipher_mode_ops _gcry_cipher_mode_gcm = {
   gcm_checktag,
   nullptr,  /* ctl: GCRYCTL_SET_TAGLEN is not a GCM command.  */
   gcm_info,
+  nullptr,  /* block_changed */
 };

@@ -288,6 +288,11 @@ struct cipher_mode_ops
    * GCRYCTL_GET_KEYLEN (both set), argument shapes checked.  */
   gcry_err_code_t (*info) (gcry_cipher_hd_t c, int what, void *buffer,
                            size_t *nbytes);
+  /* GCRYCTL_SET_SBOX changed the block function under a keyed handle
+   * (GOST 28147): re-derive what the mode precomputed from the block
+   * function where libgcrypt computes it later, on the first use.
+   * NULL (the default): nothing is precomputed, or it is kept.  */
+  void (*block_changed) (gcry_cipher_hd_t c);
 };
 
 /* The algorithm part of setkey: SPEC->setkey on CTX (normally c->ctx)

@@ -563,4 +563,5 @@ const cipher_mode_ops _gcry_cipher_mode_ocb = {
   ocb_checktag,
   ocb_ctl,
   ocb_info,
+  nullptr,  /* block_changed */
 };

@@ -384,4 +384,5 @@ extern const cipher_mode_ops _gcry_cipher_mode_poly1305 = {
   poly1305_checktag,
   nullptr,               /* ctl: SET_TAGLEN is INV_CIPHER_MODE.  */
   poly1305_info,
+  nullptr,  /* block_changed */
 };

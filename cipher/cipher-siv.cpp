@@ -487,4 +487,5 @@ extern const cipher_mode_ops _gcry_cipher_mode_siv = {
   siv_checktag,
   siv_ctl,
   siv_info,
+  nullptr,  /* block_changed */
 };

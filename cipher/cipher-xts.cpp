@@ -307,4 +307,5 @@ const cipher_mode_ops _gcry_cipher_mode_xts = {
   nullptr,
   nullptr,
   nullptr,
+  nullptr,  /* block_changed */
 };

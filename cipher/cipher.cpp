@@ -872,7 +872,11 @@ _gcry_cipher_ctl (gcry_cipher_hd_t h, int cmd, void *buffer, size_t buflen)
         const cipher_extra_ops *x = _gcry_cipher_extra_ops (h->spec);
         if (!x || !x->set_extra_info)
           return GPG_ERR_NOT_SUPPORTED;
-        return x->set_extra_info (h->ctx, cmd, buffer, buflen);
+        gcry_err_code_t rc = x->set_extra_info (h->ctx, cmd, buffer, buflen);
+        if (!rc && cmd == GCRYCTL_SET_SBOX && h->marks.key && h->mode_ops
+            && h->mode_ops->block_changed)
+          h->mode_ops->block_changed (h);
+        return rc;
       }
 
     case PRIV_CIPHERCTL_GET_INPUT_VECTOR:

@@ -1076,6 +1076,47 @@ TEST_F (ApiDiff, FuzzKwpOneBlockEightBytes)
     }
 }
 
+/* Found by the fuzzer (CI, 2026-12-02): GCRYCTL_SET_SBOX on a keyed
+ * GOST 28147 EAX handle.  libgcrypt keeps the CMAC subkeys of setkey
+ * but encrypts EAX's tweak blocks [t]_n when their OMAC first gets
+ * data (or is finished), with the S-box of that moment; gcipher had
+ * them all from setkey.  The S-box changes after setkey, after setiv
+ * and after a header of 0, 1, 7, 8, 9, 16 or 17 bytes; then data and
+ * the tag.  */
+TEST_F (ApiDiff, FuzzGostEaxSboxAfterSetkey)
+{
+  const char *oid = "1.2.643.2.2.31.1";
+  Bytes key = pattern (32, 7), iv = pattern (12, 3), aad = pattern (40, 1);
+  Bytes p = pattern (24, 5);
+  for (int where = 0; where < 4; where++)
+    for (size_t alen : { 0, 1, 7, 8, 9, 16, 17 })
+      {
+        Twin t (&ours, sys);
+        ASSERT_TRUE (t.open (GCRY_CIPHER_GOST28147, GCRY_CIPHER_MODE_EAX, 0));
+        t.setkey (key.data (), 32);
+        if (where == 0)
+          t.ctl (GCRYCTL_SET_SBOX, true, 14, strlen (oid) + 1, oid);
+        t.setiv (iv.data (), 12);
+        if (where == 1)
+          t.ctl (GCRYCTL_SET_SBOX, true, 14, strlen (oid) + 1, oid);
+        EXPECT_EQ (gcry_cipher_authenticate (t.ha, aad.data (), alen),
+                   sys->cipher_authenticate (t.hb, aad.data (), alen));
+        if (where == 2)
+          t.ctl (GCRYCTL_SET_SBOX, true, 14, strlen (oid) + 1, oid);
+        t.crypt (true, p.data (), 11, 11, Twin::SEPARATE);
+        if (where == 3)
+          t.ctl (GCRYCTL_SET_SBOX, true, 14, strlen (oid) + 1, oid);
+        t.crypt (true, p.data (), 13, 13, Twin::SEPARATE);
+        uint8_t ta[8], tb[8];
+        ASSERT_EQ (gcry_cipher_gettag (t.ha, ta, 8),
+                   sys->cipher_gettag (t.hb, tb, 8));
+        EXPECT_EQ (0, memcmp (ta, tb, 8))
+          << "S-box set at step " << where << ", header " << alen;
+        EXPECT_TRUE (t.ok) << "S-box set at step " << where << ", header "
+                           << alen;
+      }
+}
+
 /* Deliberate difference (doc/gcipher.md "Differential fuzzing"): a
  * setctr between CCM's setiv and SET_CCM_LENGTHS.  gcipher once read q
  * from the overwritten counter block (a negative memcpy length, found
