@@ -337,9 +337,6 @@ aria_setkey (void *c, const unsigned char *key, size_t keylen,
   ARIA_context *ctx = (ARIA_context *) c;
   if (keylen != 16 && keylen != 24 && keylen != 32)
     return GPG_ERR_INV_KEYLEN;
-  gcry_err_code_t ec = _gcry_cipher_selftest_once (&_gcry_cipher_spec_aria128);
-  if (ec)
-    return ec;
   size_t idx = cipher_impl_choose (aria_impls, _gcry_get_hw_features ());
   _gcry_burn_stack (aria_setkey_path (ctx, key, keylen, bulk, idx));
   if (impl_name)

@@ -189,10 +189,6 @@ bf_setkey (void *c, const unsigned char *key, size_t keylen,
   (void) bulk;
   if (keylen < 1 || keylen > 72)
     return GPG_ERR_INV_KEYLEN;
-  gcry_err_code_t ec
-    = _gcry_cipher_selftest_once (&_gcry_cipher_spec_blowfish);
-  if (ec)
-    return ec;
   bf_key_schedule (ctx, key, keylen);
   bool weak = bf_is_weak (ctx);
   _gcry_burn_stack (256);

@@ -115,9 +115,10 @@ struct cipher_spec
   size_t keylen;                     /* Bits.  */
   size_t contextsize;                /* Bytes, allocated CONTEXT_ALIGNed.  */
   /* Expand KEY (KEYLEN bytes) into CTX; fill BULK; set *IMPL_NAME to the
-   * chosen path.  Returns GPG_ERR_INV_KEYLEN for a bad length,
-   * GPG_ERR_SELFTEST_FAILED if the self-test failed, else 0.  Burns its
-   * own stack.  */
+   * chosen path.  Returns GPG_ERR_INV_KEYLEN for a bad length (a weak
+   * key: GPG_ERR_WEAK_KEY), else 0.  Burns its own stack.  The caller
+   * runs the self-test first (_gcry_cipher_selftest_once; setkey in
+   * cipher.cpp does, and so must a test calling the spec directly).  */
   gcry_err_code_t (*setkey) (void *ctx, const unsigned char *key,
                              size_t keylen, cipher_bulk_ops *bulk,
                              const char **impl_name);

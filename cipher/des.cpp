@@ -448,9 +448,6 @@ des_setkey (void *c, const unsigned char *key, size_t keylen,
   (void) bulk;
   if (keylen != 8)
     return GPG_ERR_INV_KEYLEN;
-  gcry_err_code_t ec = _gcry_cipher_selftest_once (&_gcry_cipher_spec_des);
-  if (ec)
-    return ec;
   des_key_schedule (ctx->ks, key);
   /* The weak-key bit is setkey's public answer (its return value);
    * declassified for the constant-time checker (g10lib.h ct_public)
@@ -472,10 +469,6 @@ tripledes_setkey (void *c, const unsigned char *key, size_t keylen,
   (void) bulk;
   if (keylen != 24)
     return GPG_ERR_INV_KEYLEN;
-  gcry_err_code_t ec
-    = _gcry_cipher_selftest_once (&_gcry_cipher_spec_tripledes);
-  if (ec)
-    return ec;
   bool weak = false;
   for (int i = 0; i < 3; i++)
     {

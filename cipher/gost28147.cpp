@@ -334,10 +334,6 @@ gost_setkey (void *c, const unsigned char *key, size_t keylen,
   (void) bulk;
   if (keylen != 32)
     return GPG_ERR_INV_KEYLEN;
-  gcry_err_code_t ec
-    = _gcry_cipher_selftest_once (&_gcry_cipher_spec_gost28147);
-  if (ec)
-    return ec;
   if (!ctx->sbox)
     ctx->sbox = 1;
   for (int i = 0; i < 8; i++)

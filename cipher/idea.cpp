@@ -176,9 +176,6 @@ idea_setkey (void *c, const unsigned char *key, size_t keylen,
   (void) bulk;
   if (keylen != 16)
     return GPG_ERR_INV_KEYLEN;
-  gcry_err_code_t ec = _gcry_cipher_selftest_once (&_gcry_cipher_spec_idea);
-  if (ec)
-    return ec;
   idea_schedule (static_cast<IDEA_context *> (c), key);
   _gcry_burn_stack (128);
   if (impl_name)

@@ -195,10 +195,6 @@ rc2_setkey (void *c, const unsigned char *key, size_t keylen,
   (void) bulk;
   if (keylen < 5 || keylen > 128)
     return GPG_ERR_INV_KEYLEN;
-  gcry_err_code_t ec
-    = _gcry_cipher_selftest_once (&_gcry_cipher_spec_rfc2268_40);
-  if (ec)
-    return ec;
   rc2_expand_key (static_cast<RFC2268_context *> (c), key, keylen);
   _gcry_burn_stack (256);
   if (impl_name)

@@ -111,21 +111,17 @@ rijndael_decrypt (void *c, unsigned char *out, const unsigned char *in)
 }
 
 /* setkey of all three specs: KEYLEN 16, 24 or 32 bytes (FIPS-197 5:
- * Nk = 4, 6, 8), else GPG_ERR_INV_KEYLEN.  Runs the AES self-test once
- * per process first.  */
+ * Nk = 4, 6, 8), else GPG_ERR_INV_KEYLEN.  The caller has run the
+ * self-test (_gcry_cipher_setkey runs it once per process).  */
 gcry_err_code_t
 rijndael_setkey (void *c, const unsigned char *key, size_t keylen,
                  cipher_bulk_ops *bulk, const char **impl_name)
 {
   RIJNDAEL_context *ctx = (RIJNDAEL_context *)c;
-  gcry_err_code_t ec;
   size_t idx;
 
   if (keylen != 16 && keylen != 24 && keylen != 32)
     return GPG_ERR_INV_KEYLEN;
-  ec = _gcry_cipher_selftest_once (&_gcry_cipher_spec_aes);
-  if (ec)
-    return ec;
   idx = cipher_impl_choose (rijndael_impls, _gcry_get_hw_features ());
   _gcry_burn_stack (setkey_path (ctx, key, keylen, bulk, idx));
   if (impl_name)

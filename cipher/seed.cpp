@@ -225,9 +225,6 @@ seed_setkey (void *c, const unsigned char *key, size_t keylen,
   SEED_context *ctx = (SEED_context *) c;
   if (keylen != 16)
     return GPG_ERR_INV_KEYLEN;
-  gcry_err_code_t ec = _gcry_cipher_selftest_once (&_gcry_cipher_spec_seed);
-  if (ec)
-    return ec;
   wipememory (ctx, sizeof *ctx);
   memset (bulk, 0, sizeof *bulk);
   _gcry_burn_stack (seed_key_schedule (ctx, key));

@@ -158,8 +158,7 @@ setkey_path (SERPENT_context *ctx, const unsigned char *key, size_t keylen,
 }
 
 /* setkey of the three specs: KEYLEN 0..32 bytes, else
- * GPG_ERR_INV_KEYLEN.  Runs the Serpent self-test once per process
- * first.  */
+ * GPG_ERR_INV_KEYLEN.  The caller has run the self-test.  */
 gcry_err_code_t
 serpent_setkey (void *c, const unsigned char *key, size_t keylen,
                 cipher_bulk_ops *bulk, const char **impl_name)
@@ -167,9 +166,6 @@ serpent_setkey (void *c, const unsigned char *key, size_t keylen,
   SERPENT_context *ctx = (SERPENT_context *)c;
   if (keylen > 32)
     return GPG_ERR_INV_KEYLEN;
-  gcry_err_code_t ec = _gcry_cipher_selftest_once (&_gcry_cipher_spec_serpent128);
-  if (ec)
-    return ec;
   size_t idx = cipher_impl_choose (serpent_impls, _gcry_get_hw_features ());
   _gcry_burn_stack (setkey_path (ctx, key, keylen, bulk, idx));
   if (impl_name)

@@ -206,9 +206,6 @@ sm4_setkey (void *c, const unsigned char *key, size_t keylen,
   SM4_context *ctx = (SM4_context *) c;
   if (keylen != 16)
     return GPG_ERR_INV_KEYLEN;
-  gcry_err_code_t ec = _gcry_cipher_selftest_once (&_gcry_cipher_spec_sm4);
-  if (ec)
-    return ec;
   size_t idx = cipher_impl_choose (sm4_impls, _gcry_get_hw_features ());
   _gcry_burn_stack (sm4_setkey_path (ctx, key, bulk, idx));
   if (impl_name)

@@ -416,10 +416,6 @@ tf_setkey (void *c, const unsigned char *key, size_t keylen,
   TWOFISH_context *ctx = (TWOFISH_context *) c;
   if (keylen != 16 && keylen != 32)
     return GPG_ERR_INV_KEYLEN;
-  gcry_err_code_t ec
-    = _gcry_cipher_selftest_once (&_gcry_cipher_spec_twofish);
-  if (ec)
-    return ec;
   size_t idx
     = cipher_impl_choose (tf_impls, _gcry_get_hw_features (), tf_cpu_has);
   _gcry_burn_stack (tf_setkey_path (ctx, key, keylen, bulk, idx));

@@ -675,6 +675,10 @@ gcry_err_code_t
 SpecCipher::setkey (const Bytes &key)
 {
   impl_ = nullptr;
+  /* As _gcry_cipher_setkey: the self-test first (the spec's setkey
+   * leaves it to its caller).  */
+  if (gcry_err_code_t ec = _gcry_cipher_selftest_once (spec))
+    return ec;
   return spec->setkey (ctx, key.data (), key.size (), &bulk, &impl_);
 }
 
