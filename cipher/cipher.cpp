@@ -8,8 +8,8 @@
  * differential test tests/t-api-diff.cpp holds the proof.
  *
  * The handle is one allocation: struct gcry_cipher_handle, then the
- * algorithm context at a CONTEXT_ALIGN boundary.  ECB lives here; the
- * other generic modes live in cipher-<mode>.cpp.
+ * algorithm context at a CONTEXT_ALIGN boundary.  Every mode lives in
+ * its cipher-<mode>.cpp and is reached through its cipher_mode_ops.
  */
 #include <config.h>
 
@@ -56,10 +56,19 @@ const cipher_spec *const cipher_list[] =
   };
 constexpr size_t n_ciphers = sizeof cipher_list / sizeof cipher_list[0];
 
-/* Modes beyond the generic six, one entry per mode file (see
- * cipher_mode_ops in cipher-internal.h).  */
+/* Every mode gcipher serves, one entry per mode (see cipher_mode_ops in
+ * cipher-internal.h): the generic ones, then those with state of their
+ * own.  A mode not listed is not served (GPG_ERR_INV_CIPHER_MODE at
+ * open); every open handle has its entry in mode_ops.  */
 const cipher_mode_ops *const mode_ops_list[] =
   {
+    &_gcry_cipher_mode_ecb,
+    &_gcry_cipher_mode_cbc,
+    &_gcry_cipher_mode_cfb,
+    &_gcry_cipher_mode_cfb8,
+    &_gcry_cipher_mode_ofb,
+    &_gcry_cipher_mode_ctr,
+    &_gcry_cipher_mode_stream,
     &_gcry_cipher_mode_xts,
     &_gcry_cipher_mode_ocb,
     &_gcry_cipher_mode_ccm,
@@ -69,7 +78,6 @@ const cipher_mode_ops *const mode_ops_list[] =
     &_gcry_cipher_mode_gcm,
     &_gcry_cipher_mode_gcm_siv,
     &_gcry_cipher_mode_poly1305,
-    nullptr  /* (placeholder so the list is never empty) */
   };
 
 /* Algorithms with libgcrypt's extras (cipher_extra_ops in
@@ -121,11 +129,13 @@ partial_overlap (const void *out, size_t outlen, const void *in, size_t inlen)
   return o < i + inlen && i < o + outlen;
 }
 
+/* MODE's entry in mode_ops_list, or NULL if gcipher does not serve
+ * it.  */
 const cipher_mode_ops *
 mode_ops_of (int mode)
 {
   for (const cipher_mode_ops *ops : mode_ops_list)
-    if (ops && ops->mode == mode)
+    if (ops->mode == mode)
       return ops;
   return nullptr;
 }
@@ -209,65 +219,7 @@ spec_from_oid (const char *str, int *mode)
   return nullptr;
 }
 
-/* ---- Shared mode helpers --------------------------------------------- */
-
-/* Burn what a block function reported plus the frames of our own
- * helpers.  */
-void
-burn (unsigned int depth)
-{
-  if (depth)
-    _gcry_burn_stack (depth + 4 * sizeof (void *));
-}
-
-/* ECB (NIST SP 800-38A 6.1): each block independently.  Lengths in
- * bytes; INBUFLEN must be a multiple of the block size.  */
-gcry_err_code_t
-ecb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
-           const unsigned char *inbuf, size_t inbuflen, int encrypt)
-{
-  const size_t bs = c->spec->blocksize;
-  if (outbuflen < inbuflen)
-    return GPG_ERR_BUFFER_TOO_SHORT;
-  if (inbuflen % bs)
-    return GPG_ERR_INV_LENGTH;
-
-  size_t nblocks = inbuflen / bs;
-  unsigned int depth = 0;
-  if (!nblocks)
-    return GPG_ERR_NO_ERROR;
-  /* One block: the single-block function (no wide-kernel set-up or
-   * vector-register clearing; same result).  */
-  if (c->bulk.ecb_crypt && bs == 16 && nblocks > 1)
-    depth = c->bulk.ecb_crypt (c->ctx, outbuf, inbuf, nblocks, encrypt);
-  else
-    {
-      auto fn = encrypt ? c->spec->encrypt : c->spec->decrypt;
-      for (; nblocks; nblocks--, inbuf += bs, outbuf += bs)
-        {
-          unsigned int d = fn (c->ctx, outbuf, inbuf);
-          depth = d > depth ? d : depth;
-        }
-    }
-  burn (depth);
-  return GPG_ERR_NO_ERROR;
-}
-
-/* STREAM mode: the algorithm's stencrypt/stdecrypt over all INBUFLEN
- * bytes.  libgcrypt 1.10 does not compare OUTBUFLEN with INBUFLEN here
- * and writes INBUFLEN bytes whatever the caller said; gcipher refuses a
- * short output with GPG_ERR_BUFFER_TOO_SHORT instead of overrunning it
- * (as every other mode does).  */
-gcry_err_code_t
-stream_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
-              const unsigned char *inbuf, size_t inbuflen, int encrypt)
-{
-  if (outbuflen < inbuflen)
-    return GPG_ERR_BUFFER_TOO_SHORT;
-  auto fn = encrypt ? c->spec->stencrypt : c->spec->stdecrypt;
-  burn (fn (c->ctx, outbuf, inbuf, inbuflen));
-  return GPG_ERR_NO_ERROR;
-}
+/* ---- Generic handle state ------------------------------------------- */
 
 /* Clear the IV/counter state as libgcrypt's reset does; the key
  * schedule and the key mark stay.  Flags set by ctl stay too.  */
@@ -341,41 +293,26 @@ _gcry_cipher_extra_ops (const cipher_spec *spec)
   return nullptr;
 }
 
-/* Modes served for a block cipher SPEC.  Generic modes need the
- * single-block functions and a block of at most MAX_BLOCKSIZE bytes;
- * the mode files for AEAD/XTS/... add their cases here.  */
+/* Modes served for SPEC: those in mode_ops_list whose supported hook
+ * accepts it.  A stream cipher (stencrypt, block size 1) gets only the
+ * modes whose hook says they take one (STREAM; POLY1305 for ChaCha20).
+ * A block cipher needs the single-block functions and a block of at
+ * most MAX_BLOCKSIZE bytes for any mode (cipher_block_spec_ok, the
+ * whole rule of the generic modes); a mode without a hook takes every
+ * such cipher.  */
 int
 _gcry_cipher_mode_supported (const cipher_spec *spec, int mode)
 {
   if (!spec)
     return 0;
-  /* A stream cipher (stencrypt, block size 1): STREAM, and the mode
-   * files that say they take it (POLY1305 for ChaCha20).  */
-  if (spec->stencrypt)
-    {
-      if (mode == GCRY_CIPHER_MODE_STREAM)
-        return spec->stdecrypt != nullptr;
-      const cipher_mode_ops *ops = mode_ops_of (mode);
-      return ops && ops->supported && ops->supported (spec);
-    }
-  if (!spec->encrypt || !spec->decrypt
-      || spec->blocksize > MAX_BLOCKSIZE || !spec->blocksize)
+  const cipher_mode_ops *ops = mode_ops_of (mode);
+  if (!ops)
     return 0;
-  switch (mode)
-    {
-    case GCRY_CIPHER_MODE_ECB:
-    case GCRY_CIPHER_MODE_CBC:
-    case GCRY_CIPHER_MODE_CFB:
-    case GCRY_CIPHER_MODE_CFB8:
-    case GCRY_CIPHER_MODE_OFB:
-    case GCRY_CIPHER_MODE_CTR:
-      return 1;
-    default:
-      {
-        const cipher_mode_ops *ops = mode_ops_of (mode);
-        return ops && (!ops->supported || ops->supported (spec));
-      }
-    }
+  if (spec->stencrypt)
+    return ops->supported && ops->supported (spec);
+  if (!cipher_block_spec_ok (spec))
+    return 0;
+  return !ops->supported || ops->supported (spec);
 }
 
 gcry_err_code_t
@@ -933,7 +870,8 @@ dispatch (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   switch (c->mode)
     {
     case GCRY_CIPHER_MODE_ECB:
-      return ecb_crypt (c, out, outsize, in, inlen, encrypt);
+      return encrypt ? _gcry_cipher_ecb_encrypt (c, out, outsize, in, inlen)
+                     : _gcry_cipher_ecb_decrypt (c, out, outsize, in, inlen);
     case GCRY_CIPHER_MODE_CBC:
       return encrypt ? _gcry_cipher_cbc_encrypt (c, out, outsize, in, inlen)
                      : _gcry_cipher_cbc_decrypt (c, out, outsize, in, inlen);
@@ -950,7 +888,10 @@ dispatch (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       return encrypt ? _gcry_cipher_ctr_encrypt (c, out, outsize, in, inlen)
                      : _gcry_cipher_ctr_decrypt (c, out, outsize, in, inlen);
     case GCRY_CIPHER_MODE_STREAM:
-      return stream_crypt (c, out, outsize, in, inlen, encrypt);
+      return encrypt ? _gcry_cipher_stream_encrypt (c, out, outsize, in,
+                                                    inlen)
+                     : _gcry_cipher_stream_decrypt (c, out, outsize, in,
+                                                    inlen);
     default:
       if (const cipher_mode_ops *ops = c->mode_ops)
         {
@@ -1048,44 +989,18 @@ crypt_checks_only (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
 }
 
 /* The mode's length, size and state checks of a data call, without
- * touching the data (the generic modes' rules here, the others'
- * through cipher_marks::check_only): crypt_checks_only and
+ * touching the data: the mode's check hook (the generic modes), else
+ * its data hook under cipher_marks::check_only.  crypt_checks_only and
  * crypt_overlapping run them before anything is written.  */
 static gcry_err_code_t
 mode_checks (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
              const unsigned char *in, size_t inlen, bool encrypt)
 {
-  gcry_err_code_t rc;
-  const size_t bs = c->spec->blocksize;
-  switch (c->mode)
-    {
-    /* The generic modes' rules, in their order (cipher.cpp's ECB and
-     * STREAM, cipher-cbc.cpp, cipher-cfb.cpp, cipher-ofb.cpp,
-     * cipher-ctr.cpp); kept here so their hot path has no test.  */
-    case GCRY_CIPHER_MODE_ECB:
-      rc = outsize < inlen ? GPG_ERR_BUFFER_TOO_SHORT
-           : inlen % bs ? GPG_ERR_INV_LENGTH : GPG_ERR_NO_ERROR;
-      break;
-    case GCRY_CIPHER_MODE_CBC:
-      {
-        const bool mac = encrypt && !(c->open_flags & GCRY_CIPHER_CBC_CTS)
-                         && (c->flags & GCRY_CIPHER_CBC_MAC);
-        rc = outsize < (mac ? bs : inlen) ? GPG_ERR_BUFFER_TOO_SHORT
-             : !cipher_cbc_length_ok (c, inlen) ? GPG_ERR_INV_LENGTH
-             : GPG_ERR_NO_ERROR;
-      }
-      break;
-    case GCRY_CIPHER_MODE_CFB: case GCRY_CIPHER_MODE_CFB8:
-    case GCRY_CIPHER_MODE_OFB: case GCRY_CIPHER_MODE_CTR:
-    case GCRY_CIPHER_MODE_STREAM:
-      rc = outsize < inlen ? GPG_ERR_BUFFER_TOO_SHORT : GPG_ERR_NO_ERROR;
-      break;
-    default:
-      c->marks.check_only = 1;
-      rc = dispatch (c, out, outsize, in, inlen, encrypt);
-      c->marks.check_only = 0;
-      break;
-    }
+  if (c->mode_ops && c->mode_ops->check)
+    return c->mode_ops->check (c, outsize, inlen, encrypt);
+  c->marks.check_only = 1;
+  gcry_err_code_t rc = dispatch (c, out, outsize, in, inlen, encrypt);
+  c->marks.check_only = 0;
   return rc;
 }
 
@@ -1220,22 +1135,4 @@ _gcry_cipher_checktag (gcry_cipher_hd_t h, const void *intag, size_t taglen)
         h, static_cast<const unsigned char *> (intag), taglen);
   _gcry_log_error ("gcry_cipher_checktag: invalid mode %d\n", h->mode);
   return GPG_ERR_INV_CIPHER_MODE;
-}
-
-/* ---- ECB entry points --------------------------------------------------- */
-
-gcry_err_code_t
-_gcry_cipher_ecb_encrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
-                          size_t outbuflen, const unsigned char *inbuf,
-                          size_t inbuflen)
-{
-  return ecb_crypt (c, outbuf, outbuflen, inbuf, inbuflen, 1);
-}
-
-gcry_err_code_t
-_gcry_cipher_ecb_decrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
-                          size_t outbuflen, const unsigned char *inbuf,
-                          size_t inbuflen)
-{
-  return ecb_crypt (c, outbuf, outbuflen, inbuf, inbuflen, 0);
 }
