@@ -241,8 +241,8 @@ cipher_check_only (gcry_cipher_hd_t c)
  * hooks after its own common checks (handle valid, key set for data
  * calls, argument shapes as the comments below say).  A NULL hook gets
  * libgcrypt's answer for "this mode has no such operation"
- * (GPG_ERR_INV_CIPHER_MODE), or the generic behaviour where noted.
- * Lengths are bytes.  */
+ * (GPG_ERR_INV_CIPHER_MODE), or the generic behaviour where noted;
+ * encrypt and decrypt are required.  Lengths are bytes.  */
 struct cipher_mode_ops
 {
   int mode;
@@ -275,7 +275,8 @@ struct cipher_mode_ops
    * GHASH key powers from the key).  NULL: nothing more.  */
   void (*reset) (gcry_cipher_hd_t c);
   /* Data: OUT has OUTSIZE bytes (>= what the mode writes is the mode's
-   * check); IN == OUT for in place.  The key is known to be set.  */
+   * check); IN == OUT for in place.  The key is known to be set.
+   * Required (cipher.cpp calls them without a test).  */
   gcry_err_code_t (*encrypt) (gcry_cipher_hd_t c, unsigned char *out,
                               size_t outsize, const unsigned char *in,
                               size_t inlen);
