@@ -189,3 +189,48 @@ _gcry_cipher_cbc_decrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
   burn (depth);
   return GPG_ERR_NO_ERROR;
 }
+
+namespace {
+
+int
+cbc_supported (const cipher_spec *spec)
+{
+  return cipher_block_spec_ok (spec);
+}
+
+/* _gcry_cipher_cbc_encrypt's and _decrypt's checks in their order: the
+ * output size (one block for a CBC-MAC encryption, else INLEN), then
+ * the length rule (cipher_cbc_length_ok).  */
+gcry_err_code_t
+cbc_check (gcry_cipher_hd_t c, size_t outsize, size_t inlen, bool encrypt)
+{
+  const size_t bs = c->spec->blocksize;
+  const bool mac = encrypt && !(c->open_flags & GCRY_CIPHER_CBC_CTS)
+                   && (c->flags & GCRY_CIPHER_CBC_MAC);
+  if (outsize < (mac ? bs : inlen))
+    return GPG_ERR_BUFFER_TOO_SHORT;
+  if (!cipher_cbc_length_ok (c, inlen))
+    return GPG_ERR_INV_LENGTH;
+  return GPG_ERR_NO_ERROR;
+}
+
+} // namespace
+
+extern const cipher_mode_ops _gcry_cipher_mode_cbc = {
+  GCRY_CIPHER_MODE_CBC,
+  0,                     /* keeps: no mode_ctx.  */
+  cbc_supported,
+  nullptr,               /* state_size: the handle's iv and lastiv.  */
+  nullptr,               /* setkey: the algorithm's.  */
+  nullptr,               /* setiv: the generic one.  */
+  nullptr,               /* reset: cipher.cpp clears the IV state.  */
+  _gcry_cipher_cbc_encrypt,
+  _gcry_cipher_cbc_decrypt,
+  nullptr,               /* authenticate, gettag, checktag, ctl, info:  */
+  nullptr,               /* not CBC's (GPG_ERR_INV_CIPHER_MODE).  */
+  nullptr,
+  nullptr,
+  nullptr,
+  nullptr,               /* block_changed: nothing precomputed.  */
+  cbc_check,
+};

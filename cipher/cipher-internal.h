@@ -205,23 +205,25 @@ struct gcry_cipher_handle
                         there.  Same layout as libgcrypt, so odd
                         sequences (sync on an OFB handle) match too. */
 
-  /* State of a mode beyond the generic six (AEAD, XTS, key wrap): its
+  /* State of a mode beyond the generic ones (AEAD, XTS, key wrap): its
    * cipher_mode_ops::state_size bytes, CONTEXT_ALIGNed, in this same
    * allocation after the algorithm context; zeroed at open, cleared by
    * GCRYCTL_RESET (then the mode's reset hook runs), wiped on close.
-   * NULL for the generic modes.  Each mode file defines its own layout
-   * (in cipher-<mode>.h when a bulk function needs to see it).  */
+   * NULL for the generic modes (their state is iv/lastiv/ctr/unused
+   * above).  Each mode file defines its own layout (in cipher-<mode>.h
+   * when a bulk function needs to see it).  */
   void *mode_ctx;
   size_t mode_ctx_size;
-  const struct cipher_mode_ops *mode_ops;  /* NULL for the generic six. */
+  /* The mode's entry in mode_ops_list; never NULL on an open handle.  */
+  const struct cipher_mode_ops *mode_ops;
 };
 
 /* True while cipher.cpp only wants the hook's checks (cipher_marks::
  * check_only): the hook returns GPG_ERR_NO_ERROR at this point, after
- * its checks and before any write.  Only the mode_ops hooks test it;
- * the generic six (ECB, CBC, CFB, CFB8, OFB, CTR) and STREAM have their
- * few rules checked in cipher.cpp instead, so their per-call path has
- * no extra test.  */
+ * its checks and before any write.  Only the hooks of modes without a
+ * cipher_mode_ops::check hook test it; the generic modes (ECB, CBC,
+ * CFB, CFB8, OFB, CTR) and STREAM have their few rules in their check
+ * hook instead, so their per-call path has no extra test.  */
 inline bool
 cipher_check_only (gcry_cipher_hd_t c)
 {
@@ -231,13 +233,17 @@ cipher_check_only (gcry_cipher_hd_t c)
 #define MODE_KEEPS_ON_SETKEY 1u  /* mode_ctx not wiped before setkey.  */
 #define MODE_KEEPS_ON_RESET  2u  /* mode_ctx not wiped by GCRYCTL_RESET.  */
 
-/* A mode beyond ECB/CBC/CFB/CFB8/OFB/CTR.  Each mode file defines one
- * `const cipher_mode_ops _gcry_cipher_mode_<name>` and adds it to
- * mode_ops_list in cipher.cpp; cipher.cpp calls the hooks after its own
- * common checks (handle valid, key set for data calls, argument shapes as
- * the comments below say).  A NULL hook gets libgcrypt's answer for "this
- * mode has no such operation" (GPG_ERR_INV_CIPHER_MODE), or the generic
- * behaviour where noted.  Lengths are bytes.  */
+/* A mode: every mode gcipher serves, the generic ones (ECB, CBC, CFB,
+ * CFB8, OFB, CTR, STREAM) as well as AEAD, XTS and key wrap.  Each mode
+ * file defines one `const cipher_mode_ops _gcry_cipher_mode_<name>`
+ * (cipher-cfb.cpp two: CFB and CFB8) and adds it to mode_ops_list in
+ * cipher.cpp; open finds the mode there (no entry: GPG_ERR_INV_CIPHER_MODE)
+ * and every open handle has its entry in mode_ops.  cipher.cpp calls the
+ * hooks after its own common checks (handle valid, key set for data
+ * calls, argument shapes as the comments below say).  A NULL hook gets
+ * libgcrypt's answer for "this mode has no such operation"
+ * (GPG_ERR_INV_CIPHER_MODE), or the generic behaviour where noted;
+ * encrypt and decrypt are required.  Lengths are bytes.  */
 struct cipher_mode_ops
 {
   int mode;
@@ -248,10 +254,14 @@ struct cipher_mode_ops
    * last unwrapped length and GCM-SIV's key length survive GCRYCTL_RESET
    * (the reset hook clears the message part).  */
   unsigned int keeps;
-  /* May SPEC serve this mode (e.g. block size 16)?  Open fails with
-   * GPG_ERR_INV_CIPHER_MODE otherwise.  */
+  /* May SPEC serve this mode (e.g. block size 16)?  Nonzero if so; open
+   * fails with GPG_ERR_INV_CIPHER_MODE otherwise.  cipher.cpp asks only
+   * for a block cipher that cipher_block_spec_ok accepts (NULL then
+   * means yes) and for a stream cipher (spec->stencrypt set; NULL then
+   * means no).  */
   int (*supported) (const cipher_spec *spec);
-  /* Bytes of mode state for SPEC (the h->mode_ctx area).  */
+  /* Bytes of mode state for SPEC (the h->mode_ctx area).  NULL: none
+   * (mode_ctx stays NULL).  */
   size_t (*state_size) (const cipher_spec *spec);
   /* The whole key set-up (cipher.cpp has run the self-test and wiped
    * the context and bulk table; on error it wipes them again).  Use
@@ -266,7 +276,8 @@ struct cipher_mode_ops
    * GHASH key powers from the key).  NULL: nothing more.  */
   void (*reset) (gcry_cipher_hd_t c);
   /* Data: OUT has OUTSIZE bytes (>= what the mode writes is the mode's
-   * check); IN == OUT for in place.  The key is known to be set.  */
+   * check); IN == OUT for in place.  The key is known to be set.
+   * Required (cipher.cpp calls them without a test).  */
   gcry_err_code_t (*encrypt) (gcry_cipher_hd_t c, unsigned char *out,
                               size_t outsize, const unsigned char *in,
                               size_t inlen);
@@ -294,6 +305,16 @@ struct cipher_mode_ops
    * function where libgcrypt computes it later, on the first use.
    * NULL (the default): nothing is precomputed, or it is kept.  */
   void (*block_changed) (gcry_cipher_hd_t c);
+  /* The checks encrypt (ENCRYPT true) or decrypt would make of a call
+   * with OUTSIZE bytes of output and INLEN of input, in their order and
+   * with their codes, without the buffers: what cipher.cpp runs before
+   * a call it will not or cannot make as it stands (a NULL output,
+   * partly overlapping buffers).  GPG_ERR_NO_ERROR if the call would get
+   * past them.  Touches no state.  NULL: cipher.cpp runs the encrypt or
+   * decrypt hook with cipher_marks::check_only set instead, which the
+   * hook must then honour (cipher_check_only).  */
+  gcry_err_code_t (*check) (gcry_cipher_hd_t c, size_t outsize,
+                            size_t inlen, bool encrypt) = nullptr;
 };
 
 /* The algorithm part of setkey: SPEC->setkey on CTX (normally c->ctx)
@@ -314,7 +335,8 @@ gcry_err_code_t _gcry_cipher_setkey_algo_ctx (gcry_cipher_hd_t c, void *ctx,
 const cipher_spec *_gcry_cipher_spec_from_algo (int algo) GCIPHER_INTERNAL;
 /* The nth spec gcipher implements (0..), NULL past the end.  */
 const cipher_spec *_gcry_cipher_spec_nth (int idx) GCIPHER_INTERNAL;
-/* Nonzero if gcipher implements MODE for SPEC (block size rules).  */
+/* Nonzero if gcipher implements MODE for SPEC: MODE has an entry in
+ * mode_ops_list and its supported hook accepts SPEC.  */
 int _gcry_cipher_mode_supported (const cipher_spec *spec, int mode)
   GCIPHER_INTERNAL;
 /* Run SPEC's self-test once per process (thread-safe); returns
@@ -367,9 +389,11 @@ size_t _gcry_cipher_get_algo_blklen (int algo) GCIPHER_INTERNAL;
 int _gcry_cipher_is_implemented (int algo, int mode, unsigned int flags)
   GCIPHER_INTERNAL;
 
-/* ---- Modes (cipher-<mode>.cpp).  Lengths in bytes; the API layer has
- * checked OUTBUFLEN >= INBUFLEN and that a key is set.  Return 0 or a
- * gcry_err_code_t; burn their own stack.  ---------------------------- */
+/* ---- Generic modes (cipher-<mode>.cpp): the encrypt and decrypt
+ * hooks of their cipher_mode_ops, also callable directly (CCM runs
+ * CTR).  Lengths in bytes; the caller has checked that a key is set;
+ * each checks OUTBUFLEN itself (GPG_ERR_BUFFER_TOO_SHORT).  Return 0
+ * or a gcry_err_code_t; burn their own stack.  ------------------------ */
 #define DECLARE_MODE(m)                                                  \
   gcry_err_code_t _gcry_cipher_##m##_encrypt (gcry_cipher_hd_t c,       \
       unsigned char *outbuf, size_t outbuflen,                          \
@@ -383,6 +407,7 @@ DECLARE_MODE (cfb)
 DECLARE_MODE (cfb8)
 DECLARE_MODE (ofb)
 DECLARE_MODE (ctr)
+DECLARE_MODE (stream)
 #undef DECLARE_MODE
 
 /* ---- Self-test helpers (cipher-selftest.cpp) ----------------------- */
@@ -428,6 +453,27 @@ cipher_cbc_length_ok (gcry_cipher_hd_t c, size_t inbuflen)
   const size_t bs = c->spec->blocksize;
   return !cipher_tail (inbuflen, bs)
          || (inbuflen > bs && (c->open_flags & GCRY_CIPHER_CBC_CTS));
+}
+
+/* Whether SPEC is a block cipher the generic modes can run: the
+ * single-block functions, and a block of 1 to MAX_BLOCKSIZE bytes.
+ * Every mode but STREAM asks it of a spec without stencrypt (cipher.cpp,
+ * _gcry_cipher_mode_supported); it is the whole supported rule of ECB,
+ * CBC, CFB, CFB8, OFB and CTR.  */
+static inline bool
+cipher_block_spec_ok (const cipher_spec *spec)
+{
+  return spec->encrypt && spec->decrypt && spec->blocksize
+         && spec->blocksize <= MAX_BLOCKSIZE;
+}
+
+/* The check hook (cipher_mode_ops::check) of the modes that write as
+ * many bytes as they read and take any length (CFB, CFB8, OFB, CTR,
+ * STREAM): GPG_ERR_BUFFER_TOO_SHORT if OUTSIZE < INLEN.  */
+inline gcry_err_code_t
+cipher_check_outsize (gcry_cipher_hd_t, size_t outsize, size_t inlen, bool)
+{
+  return outsize < inlen ? GPG_ERR_BUFFER_TOO_SHORT : GPG_ERR_NO_ERROR;
 }
 
 static inline void
@@ -566,6 +612,14 @@ extern const cipher_extra_ops _gcry_cipher_extra_arcfour GCIPHER_INTERNAL;
 extern const cipher_extra_ops _gcry_cipher_extra_salsa20 GCIPHER_INTERNAL;
 extern const cipher_extra_ops _gcry_cipher_extra_salsa20r12 GCIPHER_INTERNAL;
 extern const cipher_extra_ops _gcry_cipher_extra_chacha20 GCIPHER_INTERNAL;
+/* Modes (one or two per mode file; cipher.cpp's mode_ops_list).  */
+extern const cipher_mode_ops _gcry_cipher_mode_ecb GCIPHER_INTERNAL;
+extern const cipher_mode_ops _gcry_cipher_mode_cbc GCIPHER_INTERNAL;
+extern const cipher_mode_ops _gcry_cipher_mode_cfb GCIPHER_INTERNAL;
+extern const cipher_mode_ops _gcry_cipher_mode_cfb8 GCIPHER_INTERNAL;
+extern const cipher_mode_ops _gcry_cipher_mode_ofb GCIPHER_INTERNAL;
+extern const cipher_mode_ops _gcry_cipher_mode_ctr GCIPHER_INTERNAL;
+extern const cipher_mode_ops _gcry_cipher_mode_stream GCIPHER_INTERNAL;
 extern const cipher_mode_ops _gcry_cipher_mode_poly1305 GCIPHER_INTERNAL;
 extern const cipher_mode_ops _gcry_cipher_mode_ccm GCIPHER_INTERNAL;
 extern const cipher_mode_ops _gcry_cipher_mode_eax GCIPHER_INTERNAL;

@@ -8,8 +8,8 @@
  * differential test tests/t-api-diff.cpp holds the proof.
  *
  * The handle is one allocation: struct gcry_cipher_handle, then the
- * algorithm context at a CONTEXT_ALIGN boundary.  ECB lives here; the
- * other generic modes live in cipher-<mode>.cpp.
+ * algorithm context at a CONTEXT_ALIGN boundary.  Every mode lives in
+ * its cipher-<mode>.cpp and is reached through its cipher_mode_ops.
  */
 #include <config.h>
 
@@ -56,10 +56,20 @@ const cipher_spec *const cipher_list[] =
   };
 constexpr size_t n_ciphers = sizeof cipher_list / sizeof cipher_list[0];
 
-/* Modes beyond the generic six, one entry per mode file (see
- * cipher_mode_ops in cipher-internal.h).  */
+/* Every mode gcipher serves, one entry per mode (see cipher_mode_ops in
+ * cipher-internal.h): the generic ones, then those with state of their
+ * own.  A mode not listed is not served (GPG_ERR_INV_CIPHER_MODE at
+ * open); every open handle has its entry in mode_ops, and the data path
+ * is one call through it.  */
 const cipher_mode_ops *const mode_ops_list[] =
   {
+    &_gcry_cipher_mode_ecb,
+    &_gcry_cipher_mode_cbc,
+    &_gcry_cipher_mode_cfb,
+    &_gcry_cipher_mode_cfb8,
+    &_gcry_cipher_mode_ofb,
+    &_gcry_cipher_mode_ctr,
+    &_gcry_cipher_mode_stream,
     &_gcry_cipher_mode_xts,
     &_gcry_cipher_mode_ocb,
     &_gcry_cipher_mode_ccm,
@@ -69,7 +79,6 @@ const cipher_mode_ops *const mode_ops_list[] =
     &_gcry_cipher_mode_gcm,
     &_gcry_cipher_mode_gcm_siv,
     &_gcry_cipher_mode_poly1305,
-    nullptr  /* (placeholder so the list is never empty) */
   };
 
 /* Algorithms with libgcrypt's extras (cipher_extra_ops in
@@ -121,11 +130,13 @@ partial_overlap (const void *out, size_t outlen, const void *in, size_t inlen)
   return o < i + inlen && i < o + outlen;
 }
 
+/* MODE's entry in mode_ops_list, or NULL if gcipher does not serve
+ * it.  */
 const cipher_mode_ops *
 mode_ops_of (int mode)
 {
   for (const cipher_mode_ops *ops : mode_ops_list)
-    if (ops && ops->mode == mode)
+    if (ops->mode == mode)
       return ops;
   return nullptr;
 }
@@ -135,13 +146,13 @@ mode_ops_of (int mode)
 bool
 mode_state_survives_setkey (gcry_cipher_hd_t c)
 {
-  return c->mode_ops && (c->mode_ops->keeps & MODE_KEEPS_ON_SETKEY);
+  return (c->mode_ops->keeps & MODE_KEEPS_ON_SETKEY) != 0;
 }
 
 bool
 mode_state_survives_reset (gcry_cipher_hd_t c)
 {
-  return c->mode_ops && (c->mode_ops->keeps & MODE_KEEPS_ON_RESET);
+  return (c->mode_ops->keeps & MODE_KEEPS_ON_RESET) != 0;
 }
 
 /* Per-algorithm run-time state, indexed like cipher_list.  Plain
@@ -209,65 +220,7 @@ spec_from_oid (const char *str, int *mode)
   return nullptr;
 }
 
-/* ---- Shared mode helpers --------------------------------------------- */
-
-/* Burn what a block function reported plus the frames of our own
- * helpers.  */
-void
-burn (unsigned int depth)
-{
-  if (depth)
-    _gcry_burn_stack (depth + 4 * sizeof (void *));
-}
-
-/* ECB (NIST SP 800-38A 6.1): each block independently.  Lengths in
- * bytes; INBUFLEN must be a multiple of the block size.  */
-gcry_err_code_t
-ecb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
-           const unsigned char *inbuf, size_t inbuflen, int encrypt)
-{
-  const size_t bs = c->spec->blocksize;
-  if (outbuflen < inbuflen)
-    return GPG_ERR_BUFFER_TOO_SHORT;
-  if (inbuflen % bs)
-    return GPG_ERR_INV_LENGTH;
-
-  size_t nblocks = inbuflen / bs;
-  unsigned int depth = 0;
-  if (!nblocks)
-    return GPG_ERR_NO_ERROR;
-  /* One block: the single-block function (no wide-kernel set-up or
-   * vector-register clearing; same result).  */
-  if (c->bulk.ecb_crypt && bs == 16 && nblocks > 1)
-    depth = c->bulk.ecb_crypt (c->ctx, outbuf, inbuf, nblocks, encrypt);
-  else
-    {
-      auto fn = encrypt ? c->spec->encrypt : c->spec->decrypt;
-      for (; nblocks; nblocks--, inbuf += bs, outbuf += bs)
-        {
-          unsigned int d = fn (c->ctx, outbuf, inbuf);
-          depth = d > depth ? d : depth;
-        }
-    }
-  burn (depth);
-  return GPG_ERR_NO_ERROR;
-}
-
-/* STREAM mode: the algorithm's stencrypt/stdecrypt over all INBUFLEN
- * bytes.  libgcrypt 1.10 does not compare OUTBUFLEN with INBUFLEN here
- * and writes INBUFLEN bytes whatever the caller said; gcipher refuses a
- * short output with GPG_ERR_BUFFER_TOO_SHORT instead of overrunning it
- * (as every other mode does).  */
-gcry_err_code_t
-stream_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
-              const unsigned char *inbuf, size_t inbuflen, int encrypt)
-{
-  if (outbuflen < inbuflen)
-    return GPG_ERR_BUFFER_TOO_SHORT;
-  auto fn = encrypt ? c->spec->stencrypt : c->spec->stdecrypt;
-  burn (fn (c->ctx, outbuf, inbuf, inbuflen));
-  return GPG_ERR_NO_ERROR;
-}
+/* ---- Generic handle state ------------------------------------------- */
 
 /* Clear the IV/counter state as libgcrypt's reset does; the key
  * schedule and the key mark stay.  Flags set by ctl stay too.  */
@@ -287,7 +240,7 @@ cipher_reset (gcry_cipher_hd_t c)
       x->reset (c->ctx);
   if (c->mode_ctx && !mode_state_survives_reset (c))
     wipememory (c->mode_ctx, c->mode_ctx_size);
-  if (c->mode_ops && c->mode_ops->reset)
+  if (c->mode_ops->reset)
     c->mode_ops->reset (c);
 }
 
@@ -341,41 +294,26 @@ _gcry_cipher_extra_ops (const cipher_spec *spec)
   return nullptr;
 }
 
-/* Modes served for a block cipher SPEC.  Generic modes need the
- * single-block functions and a block of at most MAX_BLOCKSIZE bytes;
- * the mode files for AEAD/XTS/... add their cases here.  */
+/* Modes served for SPEC: those in mode_ops_list whose supported hook
+ * accepts it.  A stream cipher (stencrypt, block size 1) gets only the
+ * modes whose hook says they take one (STREAM; POLY1305 for ChaCha20).
+ * A block cipher needs the single-block functions and a block of at
+ * most MAX_BLOCKSIZE bytes for any mode (cipher_block_spec_ok, the
+ * whole rule of the generic modes); a mode without a hook takes every
+ * such cipher.  */
 int
 _gcry_cipher_mode_supported (const cipher_spec *spec, int mode)
 {
   if (!spec)
     return 0;
-  /* A stream cipher (stencrypt, block size 1): STREAM, and the mode
-   * files that say they take it (POLY1305 for ChaCha20).  */
-  if (spec->stencrypt)
-    {
-      if (mode == GCRY_CIPHER_MODE_STREAM)
-        return spec->stdecrypt != nullptr;
-      const cipher_mode_ops *ops = mode_ops_of (mode);
-      return ops && ops->supported && ops->supported (spec);
-    }
-  if (!spec->encrypt || !spec->decrypt
-      || spec->blocksize > MAX_BLOCKSIZE || !spec->blocksize)
+  const cipher_mode_ops *ops = mode_ops_of (mode);
+  if (!ops)
     return 0;
-  switch (mode)
-    {
-    case GCRY_CIPHER_MODE_ECB:
-    case GCRY_CIPHER_MODE_CBC:
-    case GCRY_CIPHER_MODE_CFB:
-    case GCRY_CIPHER_MODE_CFB8:
-    case GCRY_CIPHER_MODE_OFB:
-    case GCRY_CIPHER_MODE_CTR:
-      return 1;
-    default:
-      {
-        const cipher_mode_ops *ops = mode_ops_of (mode);
-        return ops && (!ops->supported || ops->supported (spec));
-      }
-    }
+  if (spec->stencrypt)
+    return ops->supported && ops->supported (spec);
+  if (!cipher_block_spec_ok (spec))
+    return 0;
+  return !ops->supported || ops->supported (spec);
 }
 
 gcry_err_code_t
@@ -639,7 +577,7 @@ _gcry_cipher_setkey (gcry_cipher_hd_t c, const void *key, size_t keylen)
   if (c->mode_ctx && !mode_state_survives_setkey (c))
     wipememory (c->mode_ctx, c->mode_ctx_size);
   const unsigned char *k = static_cast<const unsigned char *> (key);
-  if (c->mode_ops && c->mode_ops->setkey)
+  if (c->mode_ops->setkey)
     rc = c->mode_ops->setkey (c, k, keylen);
   else
     rc = _gcry_cipher_setkey_algo (c, k, keylen);
@@ -709,7 +647,7 @@ _gcry_cipher_setiv (gcry_cipher_hd_t c, const void *iv, size_t ivlen)
 {
   if (bad_handle (c))
     return GPG_ERR_INV_ARG;
-  if (c->mode_ops && c->mode_ops->setiv)
+  if (c->mode_ops->setiv)
     return c->mode_ops->setiv (c, static_cast<const unsigned char *> (iv),
                                ivlen);
   if (c->spec->setiv)
@@ -805,7 +743,7 @@ _gcry_cipher_ctl (gcry_cipher_hd_t h, int cmd, void *buffer, size_t buflen)
     case GCRYCTL_SET_TAGLEN:
       if (!h || !buffer || buflen != sizeof (int))
         return GPG_ERR_INV_ARG;
-      if (h->mode_ops && h->mode_ops->ctl)
+      if (h->mode_ops->ctl)
         return h->mode_ops->ctl (h, cmd, buffer, buflen);
       return GPG_ERR_INV_CIPHER_MODE;  /* Not a mode with a tag length. */
     case GCRYCTL_SET_ALLOW_WEAK_KEY:
@@ -854,14 +792,14 @@ _gcry_cipher_ctl (gcry_cipher_hd_t h, int cmd, void *buffer, size_t buflen)
       return GPG_ERR_NO_ERROR;
 
     case GCRYCTL_SET_CCM_LENGTHS:
-      if (h->mode_ops && h->mode_ops->ctl)
+      if (h->mode_ops->ctl)
         return h->mode_ops->ctl (h, cmd, buffer, buflen);
       return GPG_ERR_INV_CIPHER_MODE;  /* CCM only.  */
 
     case GCRYCTL_SET_DECRYPTION_TAG:
       if (!buffer)
         return GPG_ERR_INV_ARG;
-      if (h->mode_ops && h->mode_ops->ctl)
+      if (h->mode_ops->ctl)
         return h->mode_ops->ctl (h, cmd, buffer, buflen);
       return GPG_ERR_INV_CIPHER_MODE;  /* SIV only.  */
 
@@ -873,7 +811,7 @@ _gcry_cipher_ctl (gcry_cipher_hd_t h, int cmd, void *buffer, size_t buflen)
         if (!x || !x->set_extra_info)
           return GPG_ERR_NOT_SUPPORTED;
         gcry_err_code_t rc = x->set_extra_info (h->ctx, cmd, buffer, buflen);
-        if (!rc && cmd == GCRYCTL_SET_SBOX && h->marks.key && h->mode_ops
+        if (!rc && cmd == GCRYCTL_SET_SBOX && h->marks.key
             && h->mode_ops->block_changed)
           h->mode_ops->block_changed (h);
         return rc;
@@ -907,13 +845,13 @@ _gcry_cipher_info (gcry_cipher_hd_t h, int what, void *buffer,
     case GCRYCTL_GET_KEYLEN:
       if (!h || !buffer || !nbytes)
         return GPG_ERR_INV_ARG;
-      if (h->mode_ops && h->mode_ops->info)
+      if (h->mode_ops->info)
         return h->mode_ops->info (h, what, buffer, nbytes);
       return GPG_ERR_INV_CIPHER_MODE;  /* AES-WRAP only.  */
     case GCRYCTL_GET_TAGLEN:
       if (!h || buffer || !nbytes)
         return GPG_ERR_INV_ARG;
-      if (h->mode_ops && h->mode_ops->info)
+      if (h->mode_ops->info)
         return h->mode_ops->info (h, what, buffer, nbytes);
       return GPG_ERR_INV_CIPHER_MODE;  /* AEAD modes only.  */
     default:
@@ -923,43 +861,18 @@ _gcry_cipher_info (gcry_cipher_hd_t h, int what, void *buffer,
 
 /* ---- Data path --------------------------------------------------------- */
 
-/* Always inlined: with its two cold callers (overlap, checks only) the
- * compiler would otherwise make it a function of its own and add a call
- * to every encrypt/decrypt (measured: about 1 ns per call at 16 bytes). */
+/* One call through the mode's hook (every mode has both; see
+ * cipher_mode_ops).  Always inlined: with its two cold callers
+ * (overlap, checks only) the compiler would otherwise make it a
+ * function of its own and add a call to every encrypt/decrypt
+ * (measured: about 1 ns per call at 16 bytes).  */
 static inline __attribute__ ((always_inline)) gcry_err_code_t
 dispatch (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
           const unsigned char *in, size_t inlen, bool encrypt)
 {
-  switch (c->mode)
-    {
-    case GCRY_CIPHER_MODE_ECB:
-      return ecb_crypt (c, out, outsize, in, inlen, encrypt);
-    case GCRY_CIPHER_MODE_CBC:
-      return encrypt ? _gcry_cipher_cbc_encrypt (c, out, outsize, in, inlen)
-                     : _gcry_cipher_cbc_decrypt (c, out, outsize, in, inlen);
-    case GCRY_CIPHER_MODE_CFB:
-      return encrypt ? _gcry_cipher_cfb_encrypt (c, out, outsize, in, inlen)
-                     : _gcry_cipher_cfb_decrypt (c, out, outsize, in, inlen);
-    case GCRY_CIPHER_MODE_CFB8:
-      return encrypt ? _gcry_cipher_cfb8_encrypt (c, out, outsize, in, inlen)
-                     : _gcry_cipher_cfb8_decrypt (c, out, outsize, in, inlen);
-    case GCRY_CIPHER_MODE_OFB:
-      return encrypt ? _gcry_cipher_ofb_encrypt (c, out, outsize, in, inlen)
-                     : _gcry_cipher_ofb_decrypt (c, out, outsize, in, inlen);
-    case GCRY_CIPHER_MODE_CTR:
-      return encrypt ? _gcry_cipher_ctr_encrypt (c, out, outsize, in, inlen)
-                     : _gcry_cipher_ctr_decrypt (c, out, outsize, in, inlen);
-    case GCRY_CIPHER_MODE_STREAM:
-      return stream_crypt (c, out, outsize, in, inlen, encrypt);
-    default:
-      if (const cipher_mode_ops *ops = c->mode_ops)
-        {
-          auto fn = encrypt ? ops->encrypt : ops->decrypt;
-          if (fn)
-            return fn (c, out, outsize, in, inlen);
-        }
-      return GPG_ERR_INV_CIPHER_MODE;
-    }
+  const cipher_mode_ops *ops = c->mode_ops;
+  return (encrypt ? ops->encrypt : ops->decrypt) (c, out, outsize, in,
+                                                  inlen);
 }
 
 /* Encrypt or decrypt IN (INLEN bytes) into OUT (OUTSIZE bytes) when the
@@ -1048,44 +961,18 @@ crypt_checks_only (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
 }
 
 /* The mode's length, size and state checks of a data call, without
- * touching the data (the generic modes' rules here, the others'
- * through cipher_marks::check_only): crypt_checks_only and
+ * touching the data: the mode's check hook (the generic modes), else
+ * its data hook under cipher_marks::check_only.  crypt_checks_only and
  * crypt_overlapping run them before anything is written.  */
 static gcry_err_code_t
 mode_checks (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
              const unsigned char *in, size_t inlen, bool encrypt)
 {
-  gcry_err_code_t rc;
-  const size_t bs = c->spec->blocksize;
-  switch (c->mode)
-    {
-    /* The generic modes' rules, in their order (cipher.cpp's ECB and
-     * STREAM, cipher-cbc.cpp, cipher-cfb.cpp, cipher-ofb.cpp,
-     * cipher-ctr.cpp); kept here so their hot path has no test.  */
-    case GCRY_CIPHER_MODE_ECB:
-      rc = outsize < inlen ? GPG_ERR_BUFFER_TOO_SHORT
-           : inlen % bs ? GPG_ERR_INV_LENGTH : GPG_ERR_NO_ERROR;
-      break;
-    case GCRY_CIPHER_MODE_CBC:
-      {
-        const bool mac = encrypt && !(c->open_flags & GCRY_CIPHER_CBC_CTS)
-                         && (c->flags & GCRY_CIPHER_CBC_MAC);
-        rc = outsize < (mac ? bs : inlen) ? GPG_ERR_BUFFER_TOO_SHORT
-             : !cipher_cbc_length_ok (c, inlen) ? GPG_ERR_INV_LENGTH
-             : GPG_ERR_NO_ERROR;
-      }
-      break;
-    case GCRY_CIPHER_MODE_CFB: case GCRY_CIPHER_MODE_CFB8:
-    case GCRY_CIPHER_MODE_OFB: case GCRY_CIPHER_MODE_CTR:
-    case GCRY_CIPHER_MODE_STREAM:
-      rc = outsize < inlen ? GPG_ERR_BUFFER_TOO_SHORT : GPG_ERR_NO_ERROR;
-      break;
-    default:
-      c->marks.check_only = 1;
-      rc = dispatch (c, out, outsize, in, inlen, encrypt);
-      c->marks.check_only = 0;
-      break;
-    }
+  if (c->mode_ops->check)
+    return c->mode_ops->check (c, outsize, inlen, encrypt);
+  c->marks.check_only = 1;
+  gcry_err_code_t rc = dispatch (c, out, outsize, in, inlen, encrypt);
+  c->marks.check_only = 0;
   return rc;
 }
 
@@ -1172,12 +1059,12 @@ _gcry_cipher_authenticate (gcry_cipher_hd_t h, const void *abuf,
     return GPG_ERR_INV_ARG;
   /* A non-AEAD mode answers GPG_ERR_INV_CIPHER_MODE below whatever the
    * buffer; only a mode that would use it gets the NULL check.  */
-  if (!abuf && abuflen && h->mode_ops && h->mode_ops->authenticate)
+  if (!abuf && abuflen && h->mode_ops->authenticate)
     {
       h->marks.check_only = 1;
       return hook_checks_only (h, h->mode_ops->authenticate (h, nullptr, abuflen));
     }
-  if (h->mode_ops && h->mode_ops->authenticate)
+  if (h->mode_ops->authenticate)
     return h->mode_ops->authenticate (
         h, static_cast<const unsigned char *> (abuf), abuflen);
   _gcry_log_error ("gcry_cipher_authenticate: invalid mode %d\n", h->mode);
@@ -1191,12 +1078,12 @@ _gcry_cipher_gettag (gcry_cipher_hd_t h, void *outtag, size_t taglen)
     return GPG_ERR_INV_ARG;
   /* A non-AEAD mode answers GPG_ERR_INV_CIPHER_MODE below whatever the
    * buffer; only a mode that would use it gets the NULL check.  */
-  if (!outtag && taglen && h->mode_ops && h->mode_ops->gettag)
+  if (!outtag && taglen && h->mode_ops->gettag)
     {
       h->marks.check_only = 1;
       return hook_checks_only (h, h->mode_ops->gettag (h, nullptr, taglen));
     }
-  if (h->mode_ops && h->mode_ops->gettag)
+  if (h->mode_ops->gettag)
     return h->mode_ops->gettag (h, static_cast<unsigned char *> (outtag),
                                 taglen);
   _gcry_log_error ("gcry_cipher_gettag: invalid mode %d\n", h->mode);
@@ -1210,32 +1097,14 @@ _gcry_cipher_checktag (gcry_cipher_hd_t h, const void *intag, size_t taglen)
     return GPG_ERR_INV_ARG;
   /* A non-AEAD mode answers GPG_ERR_INV_CIPHER_MODE below whatever the
    * buffer; only a mode that would use it gets the NULL check.  */
-  if (!intag && taglen && h->mode_ops && h->mode_ops->checktag)
+  if (!intag && taglen && h->mode_ops->checktag)
     {
       h->marks.check_only = 1;
       return hook_checks_only (h, h->mode_ops->checktag (h, nullptr, taglen));
     }
-  if (h->mode_ops && h->mode_ops->checktag)
+  if (h->mode_ops->checktag)
     return h->mode_ops->checktag (
         h, static_cast<const unsigned char *> (intag), taglen);
   _gcry_log_error ("gcry_cipher_checktag: invalid mode %d\n", h->mode);
   return GPG_ERR_INV_CIPHER_MODE;
-}
-
-/* ---- ECB entry points --------------------------------------------------- */
-
-gcry_err_code_t
-_gcry_cipher_ecb_encrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
-                          size_t outbuflen, const unsigned char *inbuf,
-                          size_t inbuflen)
-{
-  return ecb_crypt (c, outbuf, outbuflen, inbuf, inbuflen, 1);
-}
-
-gcry_err_code_t
-_gcry_cipher_ecb_decrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
-                          size_t outbuflen, const unsigned char *inbuf,
-                          size_t inbuflen)
-{
-  return ecb_crypt (c, outbuf, outbuflen, inbuf, inbuflen, 0);
 }
