@@ -156,6 +156,9 @@ case $nalgos in
 esac
 python3 "$top_srcdir/fuzz/make-corpus" seed "$nalgos" || die "make-corpus failed"
 mkdir -p corpus
+# With -jobs=N libFuzzer writes each job's output to fuzz-K.log here
+# (fuzz.log then holds the parent's lines): last run's removed first.
+rm -f fuzz-[0-9]*.log
 before=$(find corpus -type f | wc -l)
 say "fuzzing for ${seconds}s (corpus: $before files + seed)"
 # The system libgcrypt lives in its own link-map namespace with its own
@@ -170,14 +173,30 @@ UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
     ${GCIPHER_FUZZ_ARGS:-} corpus seed >fuzz.log 2>&1
 rc=$?
 after=$(find corpus -type f | wc -l)
-execs=$(sed -n 's/^stat::number_of_executed_units: *//p' fuzz.log | tail -1)
-speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' fuzz.log | tail -1)
-cov=$(grep -o 'cov: [0-9]*' fuzz.log | tail -1)
-grep '^cipher-diff:' fuzz.log | sed "s/^cipher-diff:/$me:/"
-say "${execs:-?} executions (${speed:-?}/s), ${cov:-cov: ?} edges," \
+# One log per job (-jobs=N), else fuzz.log: executions and speeds are
+# summed over the jobs, the coverage is the largest any job reached.
+logs=$(ls fuzz-[0-9]*.log 2>/dev/null)
+[ -n "$logs" ] || logs=fuzz.log
+execs=0 speed=0 cov=0
+for l in $logs; do
+  e=$(sed -n 's/^stat::number_of_executed_units: *//p' "$l" | tail -1)
+  v=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$l" | tail -1)
+  c=$(grep -o 'cov: [0-9]*' "$l" | tail -1 | sed 's/cov: //')
+  execs=$((execs + ${e:-0})) speed=$((speed + ${v:-0}))
+  [ "${c:-0}" -gt "$cov" ] && cov=$c
+  if [ "$l" = fuzz.log ]; then
+    grep '^cipher-diff:' "$l" | sed "s/^cipher-diff:/$me:/"
+  else
+    grep '^cipher-diff: [0-9]' "$l" |
+      sed "s/^cipher-diff:/$me: job ${l#fuzz-}:/; s/\.log:/:/"
+  fi
+done
+say "$execs executions ($speed/s), cov: $cov edges," \
     "corpus $before -> $after files (+ $(find seed -type f | wc -l) seeds)"
 if [ "$rc" != 0 ]; then
-  grep -A40 '==== cipher-diff\|ERROR: \|runtime error' fuzz.log | head -80
+  [ "$logs" = fuzz.log ] || logs="$logs fuzz.log"
+  # shellcheck disable=SC2086
+  grep -h -A40 '==== cipher-diff\|ERROR: \|runtime error' $logs | head -80
   ls -1 "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* "$dir"/oom-* 2>/dev/null
   die "cipher-diff found a problem (exit $rc), see $dir/fuzz.log"
 fi
