@@ -53,15 +53,18 @@ struct CHACHA20_context
 };
 
 #ifdef CHACHA20_USE_AVX2
-/* AVX2: eight blocks per pass (chacha20-avx2.cpp); falls back to the
- * generic function for the last NBLOCKS % 8.  */
+/* AVX2: eight blocks per pass (chacha20-avx2.cpp); a last NBLOCKS % 8
+ * of up to four in the row layout of chacha20-rows.h, more as a partly
+ * stored eight-block pass.  */
 unsigned int _gcry_chacha20_avx2_blocks (uint32_t *state, unsigned char *out,
                                          const unsigned char *in,
                                          size_t nblocks) GCIPHER_INTERNAL;
 #endif
 #ifdef CHACHA20_USE_AVX512
-/* AVX-512: sixteen blocks per pass (chacha20-avx512.cpp); the last
- * NBLOCKS % 16 go to the AVX2 function.  */
+/* AVX-512: sixteen blocks per pass (chacha20-avx512.cpp); a last
+ * NBLOCKS % 16 of up to eight in the row layout on zmm (chacha20-rows.h,
+ * four blocks per register), more as a partly stored sixteen-block
+ * pass.  */
 unsigned int _gcry_chacha20_avx512_blocks (uint32_t *state,
                                            unsigned char *out,
                                            const unsigned char *in,
@@ -89,6 +92,17 @@ unsigned int _gcry_chacha20_neon_blocks (uint32_t *state, unsigned char *out,
                                          const unsigned char *in,
                                          size_t nblocks) GCIPHER_INTERNAL;
 #endif
+/* RFC 8439 2.6: the 64-byte keystream block at CTX's counter, whose
+ * first 32 bytes are ChaCha20-Poly1305's one-time Poly1305 key, into
+ * BLOCK; the counter advances by one.  CTX must hold no unused
+ * keystream (a fresh IV).  On the x86 vector paths the next block comes
+ * out of the same kernel call at no extra latency (the row layout's
+ * second lane) and is kept as CTX's unused keystream, so the first 64
+ * bytes of the message cost no kernel call.  Returns the stack burn
+ * depth in bytes (chacha20.cpp).  */
+unsigned int _gcry_chacha20_poly1305_keyblock (CHACHA20_context *ctx,
+                                               unsigned char *block)
+  GCIPHER_INTERNAL;
 /* The portable path (chacha20.cpp).  */
 unsigned int _gcry_chacha20_generic_blocks (uint32_t *state,
                                             unsigned char *out,

@@ -183,11 +183,11 @@ chacha20_encrypt_stream (void *context, unsigned char *out,
       in += n;
       len -= n;
     }
+  chacha20_blocks_fn fn = ctx->blocks ? ctx->blocks
+                                      : _gcry_chacha20_generic_blocks;
   if (len >= CHACHA20_BLOCKSIZE)
     {
       size_t nblocks = len / CHACHA20_BLOCKSIZE;
-      chacha20_blocks_fn fn = ctx->blocks ? ctx->blocks
-                                          : _gcry_chacha20_generic_blocks;
       depth = fn (ctx->input, out, in, nblocks);
       out += nblocks * CHACHA20_BLOCKSIZE;
       in += nblocks * CHACHA20_BLOCKSIZE;
@@ -195,11 +195,12 @@ chacha20_encrypt_stream (void *context, unsigned char *out,
     }
   if (len)
     {
-      chacha20_block (ctx->input, ctx->pad);
-      counter_add (ctx->input, 1);
+      /* The last partial block's keystream, kept for the next call, by
+       * the path's own whole-block function (its vector tail kernel).  */
+      static const unsigned char zeros[CHACHA20_BLOCKSIZE] = { 0 };
+      unsigned int d = fn (ctx->input, ctx->pad, zeros, 1);
       cipher_block_xor (out, in, ctx->pad, len);
       ctx->unused = CHACHA20_BLOCKSIZE - len;
-      unsigned int d = 2 * 64 + 8 * sizeof (void *);
       depth = d > depth ? d : depth;
     }
   return depth;
@@ -335,6 +336,32 @@ chacha20_reset (void *context)
 }
 
 } // namespace
+
+unsigned int
+_gcry_chacha20_poly1305_keyblock (CHACHA20_context *ctx,
+                                  unsigned char *block)
+{
+  static const unsigned char zeros[2 * CHACHA20_BLOCKSIZE] = { 0 };
+  chacha20_blocks_fn fn = ctx->blocks ? ctx->blocks
+                                      : _gcry_chacha20_generic_blocks;
+#ifdef CHACHA20_USE_AVX2
+  if (fn == _gcry_chacha20_avx2_blocks
+# ifdef CHACHA20_USE_AVX512
+      || fn == _gcry_chacha20_avx512_blocks
+# endif
+      )
+    {
+      unsigned char ks[2 * CHACHA20_BLOCKSIZE];
+      unsigned int depth = fn (ctx->input, ks, zeros, 2);
+      memcpy (block, ks, CHACHA20_BLOCKSIZE);
+      memcpy (ctx->pad, ks + CHACHA20_BLOCKSIZE, CHACHA20_BLOCKSIZE);
+      ctx->unused = CHACHA20_BLOCKSIZE;
+      wipememory (ks, sizeof ks);
+      return depth + sizeof ks;
+    }
+#endif
+  return fn (ctx->input, block, zeros, 1);
+}
 
 /* The generic whole-block path: one block at a time.  */
 unsigned int

@@ -114,9 +114,8 @@ poly1305_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
   c->marks.iv = 0;
   c->spec->setiv (c->ctx, iv, ivlen);
   unsigned char block[64];
-  memset (block, 0, sizeof block);
-  unsigned int depth = c->spec->stencrypt (c->ctx, block, block,
-                                           sizeof block);
+  unsigned int depth = _gcry_chacha20_poly1305_keyblock (
+      static_cast<CHACHA20_context *> (c->ctx), block);
   _gcry_poly1305_init (&st->mac, block);
   wipememory (block, sizeof block);
   depth = depth > POLY1305_BURN_DEPTH ? depth : POLY1305_BURN_DEPTH;
@@ -241,11 +240,34 @@ poly1305_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     }
   constexpr size_t CHUNK = 4096;
   unsigned int depth = POLY1305_BURN_DEPTH;
+  /* N bytes through ChaCha20 and Poly1305 one after the other.  */
+  auto crypt_run = [&] (size_t n) {
+    unsigned int d;
+    if (encrypt)
+      {
+        d = c->spec->stencrypt (c->ctx, out, in, n);
+        _gcry_poly1305_update (&st->mac, out, n);
+      }
+    else
+      {
+        _gcry_poly1305_update (&st->mac, in, n);
+        d = c->spec->stdecrypt (c->ctx, out, in, n);
+      }
+    depth = d > depth ? d : depth;
+    out += n;
+    in += n;
+    inlen -= n;
+  };
 #if defined(CHACHA20_USE_AVX512) && defined(POLY1305_RADIX44)
   /* The AVX-512 ChaCha20 path with no keystream or MAC block pending,
    * and a scalar Poly1305 path: the stitched function takes the runs of
-   * 16 whole blocks.  */
+   * 16 whole blocks.  The keystream block setiv computed ahead
+   * (_gcry_chacha20_poly1305_keyblock) goes first.  */
   CHACHA20_context *cc = static_cast<CHACHA20_context *> (c->ctx);
+  if (cc->unused && inlen >= cc->unused + 16 * CHACHA20_BLOCKSIZE
+      && cc->blocks == _gcry_chacha20_avx512_blocks
+      && !_gcry_poly1305_uses_simd (&st->mac))
+    crypt_run (cc->unused);
   if (cc->blocks == _gcry_chacha20_avx512_blocks && !cc->unused
       && !st->mac.leftover && inlen >= 16 * CHACHA20_BLOCKSIZE
       && !_gcry_poly1305_uses_simd (&st->mac))
@@ -261,24 +283,7 @@ poly1305_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     }
 #endif
   while (inlen)
-    {
-      size_t n = inlen < CHUNK ? inlen : CHUNK;
-      unsigned int d;
-      if (encrypt)
-        {
-          d = c->spec->stencrypt (c->ctx, out, in, n);
-          _gcry_poly1305_update (&st->mac, out, n);
-        }
-      else
-        {
-          _gcry_poly1305_update (&st->mac, in, n);
-          d = c->spec->stdecrypt (c->ctx, out, in, n);
-        }
-      depth = d > depth ? d : depth;
-      out += n;
-      in += n;
-      inlen -= n;
-    }
+    crypt_run (inlen < CHUNK ? inlen : CHUNK);
   _gcry_burn_stack (depth + 4 * sizeof (void *));
   return GPG_ERR_NO_ERROR;
 }

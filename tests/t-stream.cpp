@@ -1168,6 +1168,50 @@ TEST_F (StreamDiff, ChaCha20Paths)
     }
 }
 
+/* Every ChaCha20 path, forced in turn: every whole-block count 1..40
+ * and one byte more (the vector paths' tails: row-layout kernels of one
+ * to eight blocks, partly stored eight- and sixteen-block passes) with
+ * the 64-bit counter two blocks below a 32-bit and a 64-bit wrap, so the
+ * carry falls inside every kernel's lanes, and ChaCha20-Poly1305
+ * messages of the same lengths (the key block and the keystream block
+ * computed ahead with it), against the system library.  */
+TEST_F (StreamDiff, ChaCha20PathsEveryTailAcrossTheCounterWrap)
+{
+  auto paths = testutil::available_paths (&_gcry_cipher_spec_chacha20);
+  ASSERT_FALSE (paths.empty ());
+  Prng rng (0x7a11c0de);
+  for (const cipher_impl_info *impl : paths)
+    {
+      testutil::ScopedPath forced (*impl);
+      for (size_t nblocks = 1; nblocks <= 40; nblocks++)
+        for (int wrap = 0; wrap < 3; wrap++)
+          for (size_t extra : { (size_t) 0, (size_t) 1 })
+            {
+              Twin t (ours, *sys);
+              const bool aead = wrap == 2;
+              ASSERT_TRUE (t.open (GCRY_CIPHER_CHACHA20,
+                                   aead ? GCRY_CIPHER_MODE_POLY1305
+                                        : GCRY_CIPHER_MODE_STREAM));
+              t.setkey (rng.bytes (32));
+              Bytes iv = rng.bytes (16);
+              if (!aead)
+                {
+                  iv[0] = 0xfe;
+                  iv[1] = iv[2] = iv[3] = 0xff;
+                  if (wrap)
+                    iv[4] = iv[5] = iv[6] = iv[7] = 0xff;
+                }
+              t.setiv (iv.data (), aead ? 12 : 16);
+              Bytes d = rng.bytes (64 * nblocks + extra);
+              t.crypt (nblocks % 2, d, d.size (), extra);
+              if (aead)
+                t.gettag (16);
+              ASSERT_TRUE (t.ok) << impl->name << " nblocks " << nblocks
+                                 << " wrap " << wrap;
+            }
+    }
+}
+
 /* Every Salsa20 path this CPU has (generic, avx2, avx512), forced in
  * turn, Salsa20/20 and Salsa20/12: random lengths and splits (16- and
  * 8-block batches, the generic remainder and tails), in place or not,

@@ -1,0 +1,112 @@
+/* chacha20-rows.h - ChaCha20 (RFC 8439 2.3) for a few blocks at a time in
+ * the "row" layout: the short-message and tail kernel of the x86 vector
+ * paths.
+ *
+ * The wide kernels (chacha20-avx2.cpp, chacha20-avx512.cpp) hold one
+ * state word of 8 or 16 blocks per register and pay off only for 8 or
+ * 16 blocks.  Here a 128-bit lane holds one row of the 4x4 state (row r:
+ * words 4r..4r+3) of one block, so four registers a, b, c, d hold whole
+ * blocks, one per 128-bit lane: one block in an xmm register, two in a
+ * ymm, four in a zmm.  A column round is the quarter round on the four
+ * registers; the diagonal round is the same after rotating rows b, c, d
+ * left by 1, 2, 3 words inside every lane (pshufd), rotated back after
+ * it (RFC 8439 2.1, 2.3).  Lanes differ only in the 64-bit block counter
+ * (chacha20-internal.h), the low 64 bits of row d: lane k adds k with a
+ * 64-bit add, carry included.
+ *
+ * Latency bound: one chain costs about as much as the scalar block, so
+ * a call runs CHAINS independent chains interleaved (two by default),
+ * 2 x BLOCKS blocks in the time of one.
+ *
+ * Included by an ISA file compiled with its flags, in an unnamed
+ * namespace.  V gives the vector type and its operations:
+ *   typedef vec; static constexpr int BLOCKS (blocks per register);
+ *   row (p): the four words at P in every 128-bit lane;
+ *   lanes64 (k): 64-bit K + j in the low half of lane j, 0 in the high;
+ *   add32, xor_, add64, rol<N>, shuf<IMM> (pshufd in every lane);
+ *   store (out, in, a, b, c, d, n): XOR the first N blocks (lane j =
+ *   block j) into IN, written to OUT.
+ * Constant time: the same instructions whatever the key and data; the
+ * block count N is public.
+ */
+#ifndef GCIPHER_CHACHA20_ROWS_H
+#define GCIPHER_CHACHA20_ROWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace {
+namespace chacha20_rows {
+
+template <class V>
+inline __attribute__ ((always_inline)) void
+quarter_rows (typename V::vec &a, typename V::vec &b, typename V::vec &c,
+              typename V::vec &d)
+{
+  a = V::add32 (a, b); d = V::template rol<16> (V::xor_ (d, a));
+  c = V::add32 (c, d); b = V::template rol<12> (V::xor_ (b, c));
+  a = V::add32 (a, b); d = V::template rol<8> (V::xor_ (d, a));
+  c = V::add32 (c, d); b = V::template rol<7> (V::xor_ (b, c));
+}
+
+/* NBLOCKS (1 .. CHAINS x V::BLOCKS) keystream blocks of STATE XORed
+ * from IN to OUT (IN == OUT allowed); the counter in words 12..13
+ * advances by NBLOCKS.  */
+template <class V, int CHAINS>
+inline __attribute__ ((always_inline)) void
+blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
+        size_t nblocks)
+{
+  typedef typename V::vec vec;
+  const uint64_t total = nblocks;
+  const vec s0 = V::row (state), s1 = V::row (state + 4);
+  const vec s2 = V::row (state + 8), s3 = V::row (state + 12);
+  vec a[CHAINS], b[CHAINS], c[CHAINS], d[CHAINS], d0[CHAINS];
+  _Pragma ("GCC unroll 4")
+  for (int k = 0; k < CHAINS; k++)
+    {
+      a[k] = s0; b[k] = s1; c[k] = s2;
+      d0[k] = d[k] = V::add64 (s3, V::lanes64 (k * V::BLOCKS));
+    }
+  for (int r = 0; r < 10; r++)
+    {
+      _Pragma ("GCC unroll 4")
+      for (int k = 0; k < CHAINS; k++)
+        quarter_rows<V> (a[k], b[k], c[k], d[k]);
+      _Pragma ("GCC unroll 4")
+      for (int k = 0; k < CHAINS; k++)
+        {
+          b[k] = V::template shuf<0x39> (b[k]);   /* Left by 1 word.  */
+          c[k] = V::template shuf<0x4e> (c[k]);   /* By 2.  */
+          d[k] = V::template shuf<0x93> (d[k]);   /* By 3.  */
+        }
+      _Pragma ("GCC unroll 4")
+      for (int k = 0; k < CHAINS; k++)
+        quarter_rows<V> (a[k], b[k], c[k], d[k]);
+      _Pragma ("GCC unroll 4")
+      for (int k = 0; k < CHAINS; k++)
+        {
+          b[k] = V::template shuf<0x93> (b[k]);
+          c[k] = V::template shuf<0x4e> (c[k]);
+          d[k] = V::template shuf<0x39> (d[k]);
+        }
+    }
+  for (int k = 0; k < CHAINS && nblocks; k++)
+    {
+      size_t n = nblocks < (size_t) V::BLOCKS ? nblocks : V::BLOCKS;
+      V::store (out, in, V::add32 (a[k], s0), V::add32 (b[k], s1),
+                V::add32 (c[k], s2), V::add32 (d[k], d0[k]), n);
+      out += 64 * n;
+      in += 64 * n;
+      nblocks -= n;
+    }
+  uint64_t ctr = ((uint64_t) state[13] << 32) | state[12];
+  ctr += total;
+  state[12] = (uint32_t) ctr;
+  state[13] = (uint32_t) (ctr >> 32);
+}
+
+} // namespace chacha20_rows
+} // namespace
+
+#endif /* GCIPHER_CHACHA20_ROWS_H */
