@@ -109,7 +109,12 @@ poly1305_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
   if (!c->marks.key)
     return GPG_ERR_MISSING_KEY;
   poly1305_mode_state *st = state_of (c);
-  memset (st, 0, sizeof *st);
+  /* The counters and flags; _gcry_poly1305_init below sets the MAC
+   * state (its vector paths' key powers are filled before their first
+   * use, so the last message's stay until then, in the handle's
+   * context, which close and setkey wipe).  */
+  st->aadcount = st->datacount = 0;
+  st->over_limits = st->aad_finalized = false;
   c->marks.tag = 0;
   c->marks.iv = 0;
   c->spec->setiv (c->ctx, iv, ivlen);
@@ -118,7 +123,9 @@ poly1305_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
       static_cast<CHACHA20_context *> (c->ctx), block);
   _gcry_poly1305_init (&st->mac, block);
   wipememory (block, sizeof block);
-  depth = depth > POLY1305_BURN_DEPTH ? depth : POLY1305_BURN_DEPTH;
+  /* _gcry_poly1305_init is scalar code.  */
+  depth = depth > POLY1305_SCALAR_BURN_DEPTH ? depth
+                                              : POLY1305_SCALAR_BURN_DEPTH;
   _gcry_burn_stack (depth + 4 * sizeof (void *));
   c->marks.iv = 1;
   return GPG_ERR_NO_ERROR;
@@ -331,7 +338,8 @@ poly1305_tag (gcry_cipher_hd_t c, size_t taglen)
       _gcry_poly1305_update (&st->mac, lens, sizeof lens);
       _gcry_poly1305_finish (&st->mac, c->iv);
       c->marks.tag = 1;
-      _gcry_burn_stack (POLY1305_BURN_DEPTH);
+      /* At most two blocks (the padding and the lengths): scalar.  */
+      _gcry_burn_stack (POLY1305_SCALAR_BURN_DEPTH);
     }
   return GPG_ERR_NO_ERROR;
 }

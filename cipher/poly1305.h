@@ -44,6 +44,11 @@
  * (spilled registers, 64-byte aligned) and the scalar code under
  * _gcry_poly1305_update (t-stream's Poly1305PathsBurnStack checks it).  */
 #define POLY1305_BURN_DEPTH 768
+/* The same for the scalar code alone: _gcry_poly1305_init,
+ * _gcry_poly1305_finish and _gcry_poly1305_update of fewer than 8 whole
+ * blocks, which no vector path takes (frames of saved registers and a
+ * few words; t-hygiene checks it on every target).  */
+#define POLY1305_SCALAR_BURN_DEPTH 256
 
 #ifdef __SIZEOF_INT128__
 # define POLY1305_RADIX44 1
