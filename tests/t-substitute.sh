@@ -218,4 +218,60 @@ for libdir in "$libdir" "$top_builddir/src/full/.libs"; do
   [ $rc2 -eq 0 ] || fail "the program fails on gcipher ($libdir)"
 done
 echo "PASS: same program, same answers on libgcrypt and gcipher ($runs runs)"
+
+# 4. GCIPHER_TRACE=FILE under a program that closes every descriptor
+# after its first handle (as a daemon starts) and then opens a file of
+# its own, which gets the lowest free number: the trace lines of later
+# handles must go to the trace file, never into the program's file.
+cat >"$tmp/fdprog.c" <<'EOF'
+#include <fcntl.h>
+#include <gcrypt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+static int
+one_handle (void)
+{
+  gcry_cipher_hd_t h;
+  static const unsigned char key[16];
+  if (gcry_cipher_open (&h, GCRY_CIPHER_AES, GCRY_CIPHER_MODE_CBC, 0)
+      || gcry_cipher_setkey (h, key, sizeof key))
+    return 1;
+  gcry_cipher_close (h);
+  return 0;
+}
+int
+main (int argc, char **argv)
+{
+  (void) argc;
+  gcry_check_version (NULL);
+  if (one_handle ())
+    return 2;
+  for (int fd = 3; fd < 1024; fd++)
+    close (fd);
+  int own = open (argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (own < 0 || one_handle () || one_handle ())
+    return 3;
+  static const char data[] = "the program's own data\n";
+  if (write (own, data, strlen (data)) != (ssize_t) strlen (data))
+    return 4;
+  return close (own) ? 5 : 0;
+}
+EOF
+if "$CC_PROG" -o "$tmp/fdprog" "$tmp/fdprog.c" -lgcrypt >"$tmp/cc.log" 2>&1; then
+  for libdir in "$libdir" "$top_builddir/src/full/.libs"; do
+    [ -f "$libdir/libgcrypt.so.20" ] || continue
+    rm -f "$tmp/trace.log" "$tmp/own"
+    LD_LIBRARY_PATH="$libdir" GCIPHER_TRACE="$tmp/trace.log" \
+      "$tmp/fdprog" "$tmp/own" || fail "fdprog exited $? ($libdir)"
+    [ "$(cat "$tmp/own")" = "the program's own data" ] ||
+      fail "trace lines went into the program's own file ($libdir): $(cat "$tmp/own")"
+    n=$(grep -c "^gcipher: open hd=.* algo=AES mode=CBC -> gcipher" "$tmp/trace.log")
+    [ "$n" = 3 ] || fail "$n of 3 AES-CBC open lines in the trace file ($libdir)"
+  done
+  echo "PASS: GCIPHER_TRACE=FILE survives a program closing and reusing descriptors"
+else
+  cat "$tmp/cc.log"
+  fail "cannot build the descriptor test program"
+fi
 exit 0
