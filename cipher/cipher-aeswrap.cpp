@@ -332,19 +332,13 @@ wrap_ctl (gcry_cipher_hd_t, int, void *, size_t)
 } // namespace
 
 extern const cipher_mode_ops _gcry_cipher_mode_aeswrap = {
-  GCRY_CIPHER_MODE_AESWRAP,
-  MODE_KEEPS_ON_RESET | MODE_KEEPS_ON_SETKEY,  /* The MLI, as libgcrypt.  */
-  wrap_supported,
-  wrap_state_size,
-  nullptr,          /* setkey: the algorithm's.  */
-  nullptr,          /* setiv: the generic one (c->iv).  */
-  nullptr,          /* reset.  */
-  wrap_encrypt,
-  wrap_decrypt,
-  nullptr,          /* authenticate: GPG_ERR_INV_CIPHER_MODE.  */
-  nullptr,
-  nullptr,
-  wrap_ctl,
-  wrap_info,
-  nullptr,  /* block_changed */
+  .mode = GCRY_CIPHER_MODE_AESWRAP,
+  /* The MLI, as libgcrypt. */
+  .keeps = MODE_KEEPS_ON_RESET | MODE_KEEPS_ON_SETKEY,
+  .supported = wrap_supported,
+  .state_size = wrap_state_size,
+  .encrypt = wrap_encrypt,
+  .decrypt = wrap_decrypt,
+  .ctl = wrap_ctl,
+  .info = wrap_info,
 };

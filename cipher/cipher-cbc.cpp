@@ -217,20 +217,9 @@ cbc_check (gcry_cipher_hd_t c, size_t outsize, size_t inlen, bool encrypt)
 } // namespace
 
 extern const cipher_mode_ops _gcry_cipher_mode_cbc = {
-  GCRY_CIPHER_MODE_CBC,
-  0,                     /* keeps: no mode_ctx.  */
-  cbc_supported,
-  nullptr,               /* state_size: the handle's iv and lastiv.  */
-  nullptr,               /* setkey: the algorithm's.  */
-  nullptr,               /* setiv: the generic one.  */
-  nullptr,               /* reset: cipher.cpp clears the IV state.  */
-  _gcry_cipher_cbc_encrypt,
-  _gcry_cipher_cbc_decrypt,
-  nullptr,               /* authenticate, gettag, checktag, ctl, info:  */
-  nullptr,               /* not CBC's (GPG_ERR_INV_CIPHER_MODE).  */
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,               /* block_changed: nothing precomputed.  */
-  cbc_check,
+  .mode = GCRY_CIPHER_MODE_CBC,
+  .supported = cbc_supported,
+  .encrypt = _gcry_cipher_cbc_encrypt,
+  .decrypt = _gcry_cipher_cbc_decrypt,
+  .check = cbc_check,
 };

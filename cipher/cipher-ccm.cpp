@@ -446,19 +446,16 @@ ccm_info (gcry_cipher_hd_t c, int what, void *, size_t *nbytes)
 } // namespace
 
 extern const cipher_mode_ops _gcry_cipher_mode_ccm = {
-  GCRY_CIPHER_MODE_CCM,
-  MODE_KEEPS_ON_SETKEY,
-  ccm_supported,
-  ccm_state_size,
-  nullptr,            /* setkey: the algorithm's.  */
-  ccm_setiv,
-  nullptr,            /* reset: GCRYCTL_RESET clears everything.  */
-  ccm_encrypt,
-  ccm_decrypt,
-  ccm_authenticate,
-  ccm_gettag,
-  ccm_checktag,
-  ccm_ctl,
-  ccm_info,
-  nullptr,  /* block_changed */
+  .mode = GCRY_CIPHER_MODE_CCM,
+  .keeps = MODE_KEEPS_ON_SETKEY,
+  .supported = ccm_supported,
+  .state_size = ccm_state_size,
+  .setiv = ccm_setiv,
+  .encrypt = ccm_encrypt,
+  .decrypt = ccm_decrypt,
+  .authenticate = ccm_authenticate,
+  .gettag = ccm_gettag,
+  .checktag = ccm_checktag,
+  .ctl = ccm_ctl,
+  .info = ccm_info,
 };

@@ -174,39 +174,17 @@ cfb_supported (const cipher_spec *spec)
 } // namespace
 
 extern const cipher_mode_ops _gcry_cipher_mode_cfb = {
-  GCRY_CIPHER_MODE_CFB,
-  0,                     /* keeps: no mode_ctx.  */
-  cfb_supported,
-  nullptr,               /* state_size: the handle's iv and lastiv.  */
-  nullptr,               /* setkey: the algorithm's.  */
-  nullptr,               /* setiv: the generic one.  */
-  nullptr,               /* reset: cipher.cpp clears the IV state.  */
-  _gcry_cipher_cfb_encrypt,
-  _gcry_cipher_cfb_decrypt,
-  nullptr,               /* authenticate, gettag, checktag, ctl, info:  */
-  nullptr,               /* not CFB's (GPG_ERR_INV_CIPHER_MODE).  */
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,               /* block_changed: nothing precomputed.  */
-  cipher_check_outsize,
+  .mode = GCRY_CIPHER_MODE_CFB,
+  .supported = cfb_supported,
+  .encrypt = _gcry_cipher_cfb_encrypt,
+  .decrypt = _gcry_cipher_cfb_decrypt,
+  .check = cipher_check_outsize,
 };
 
 extern const cipher_mode_ops _gcry_cipher_mode_cfb8 = {
-  GCRY_CIPHER_MODE_CFB8,
-  0,                     /* keeps: no mode_ctx.  */
-  cfb_supported,
-  nullptr,               /* state_size: the handle's iv and lastiv.  */
-  nullptr,               /* setkey: the algorithm's.  */
-  nullptr,               /* setiv: the generic one.  */
-  nullptr,               /* reset: cipher.cpp clears the IV state.  */
-  _gcry_cipher_cfb8_encrypt,
-  _gcry_cipher_cfb8_decrypt,
-  nullptr,               /* authenticate, gettag, checktag, ctl, info:  */
-  nullptr,               /* not CFB8's (GPG_ERR_INV_CIPHER_MODE).  */
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,               /* block_changed: nothing precomputed.  */
-  cipher_check_outsize,
+  .mode = GCRY_CIPHER_MODE_CFB8,
+  .supported = cfb_supported,
+  .encrypt = _gcry_cipher_cfb8_encrypt,
+  .decrypt = _gcry_cipher_cfb8_decrypt,
+  .check = cipher_check_outsize,
 };

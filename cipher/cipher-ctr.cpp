@@ -144,20 +144,9 @@ ctr_supported (const cipher_spec *spec)
 } // namespace
 
 extern const cipher_mode_ops _gcry_cipher_mode_ctr = {
-  GCRY_CIPHER_MODE_CTR,
-  0,                     /* keeps: no mode_ctx.  */
-  ctr_supported,
-  nullptr,               /* state_size: the handle's ctr and lastiv.  */
-  nullptr,               /* setkey: the algorithm's.  */
-  nullptr,               /* setiv: the generic one (not the counter).  */
-  nullptr,               /* reset: cipher.cpp clears the counter.  */
-  _gcry_cipher_ctr_encrypt,
-  _gcry_cipher_ctr_decrypt,
-  nullptr,               /* authenticate, gettag, checktag, ctl, info:  */
-  nullptr,               /* not CTR's (GPG_ERR_INV_CIPHER_MODE).  */
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,               /* block_changed: nothing precomputed.  */
-  cipher_check_outsize,
+  .mode = GCRY_CIPHER_MODE_CTR,
+  .supported = ctr_supported,
+  .encrypt = _gcry_cipher_ctr_encrypt,
+  .decrypt = _gcry_cipher_ctr_decrypt,
+  .check = cipher_check_outsize,
 };

@@ -89,20 +89,9 @@ _gcry_cipher_ecb_decrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
 }
 
 extern const cipher_mode_ops _gcry_cipher_mode_ecb = {
-  GCRY_CIPHER_MODE_ECB,
-  0,                     /* keeps: no mode_ctx.  */
-  ecb_supported,
-  nullptr,               /* state_size: none.  */
-  nullptr,               /* setkey: the algorithm's.  */
-  nullptr,               /* setiv: the generic one (unused by ECB).  */
-  nullptr,               /* reset: cipher.cpp clears the IV state.  */
-  _gcry_cipher_ecb_encrypt,
-  _gcry_cipher_ecb_decrypt,
-  nullptr,               /* authenticate, gettag, checktag, ctl, info:  */
-  nullptr,               /* not ECB's (GPG_ERR_INV_CIPHER_MODE).  */
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,               /* block_changed: nothing precomputed.  */
-  ecb_check,
+  .mode = GCRY_CIPHER_MODE_ECB,
+  .supported = ecb_supported,
+  .encrypt = _gcry_cipher_ecb_encrypt,
+  .decrypt = _gcry_cipher_ecb_decrypt,
+  .check = ecb_check,
 };

@@ -868,19 +868,17 @@ _gcry_cipher_gcm_ghash_name (gcry_cipher_hd_t c)
 }
 
 const cipher_mode_ops _gcry_cipher_mode_gcm = {
-  GCRY_CIPHER_MODE_GCM,
-  MODE_KEEPS_ON_SETKEY,
-  gcm_supported,
-  gcm_state_size,
-  gcm_setkey,
-  gcm_setiv,
-  gcm_reset,
-  gcm_encrypt,
-  gcm_decrypt,
-  gcm_authenticate,
-  gcm_gettag,
-  gcm_checktag,
-  nullptr,  /* ctl: GCRYCTL_SET_TAGLEN is not a GCM command.  */
-  gcm_info,
-  nullptr,  /* block_changed */
+  .mode = GCRY_CIPHER_MODE_GCM,
+  .keeps = MODE_KEEPS_ON_SETKEY,
+  .supported = gcm_supported,
+  .state_size = gcm_state_size,
+  .setkey = gcm_setkey,
+  .setiv = gcm_setiv,
+  .reset = gcm_reset,
+  .encrypt = gcm_encrypt,
+  .decrypt = gcm_decrypt,
+  .authenticate = gcm_authenticate,
+  .gettag = gcm_gettag,
+  .checktag = gcm_checktag,
+  .info = gcm_info,
 };

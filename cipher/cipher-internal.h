@@ -243,7 +243,9 @@ cipher_check_only (gcry_cipher_hd_t c)
  * calls, argument shapes as the comments below say).  A NULL hook gets
  * libgcrypt's answer for "this mode has no such operation"
  * (GPG_ERR_INV_CIPHER_MODE), or the generic behaviour where noted;
- * encrypt and decrypt are required.  Lengths are bytes.  */
+ * encrypt and decrypt are required.  Every member defaults to NULL (0),
+ * so a table names only what its mode has, with designated initializers
+ * (.mode = ..., .encrypt = ...).  Lengths are bytes.  */
 struct cipher_mode_ops
 {
   int mode;
@@ -253,58 +255,58 @@ struct cipher_mode_ops
    * depends on the key); XTS's and SIV's second key schedule, AES-WRAP's
    * last unwrapped length and GCM-SIV's key length survive GCRYCTL_RESET
    * (the reset hook clears the message part).  */
-  unsigned int keeps;
+  unsigned int keeps = 0;
   /* May SPEC serve this mode (e.g. block size 16)?  Nonzero if so; open
    * fails with GPG_ERR_INV_CIPHER_MODE otherwise.  cipher.cpp asks only
    * for a block cipher that cipher_block_spec_ok accepts (NULL then
    * means yes) and for a stream cipher (spec->stencrypt set; NULL then
    * means no).  */
-  int (*supported) (const cipher_spec *spec);
+  int (*supported) (const cipher_spec *spec) = nullptr;
   /* Bytes of mode state for SPEC (the h->mode_ctx area).  NULL: none
    * (mode_ctx stays NULL).  */
-  size_t (*state_size) (const cipher_spec *spec);
+  size_t (*state_size) (const cipher_spec *spec) = nullptr;
   /* The whole key set-up (cipher.cpp has run the self-test and wiped
    * the context and bulk table; on error it wipes them again).  Use
    * _gcry_cipher_setkey_algo for the algorithm part.  NULL: just that.  */
   gcry_err_code_t (*setkey) (gcry_cipher_hd_t c, const unsigned char *key,
-                             size_t keylen);
+                             size_t keylen) = nullptr;
   /* NULL: the generic setiv (zero-pad / truncate to the block size).  */
   gcry_err_code_t (*setiv) (gcry_cipher_hd_t c, const unsigned char *iv,
-                            size_t ivlen);
+                            size_t ivlen) = nullptr;
   /* After GCRYCTL_RESET's generic part (IV, counters and the mode_ctx
    * area are cleared first): re-derive what must survive (e.g. the
    * GHASH key powers from the key).  NULL: nothing more.  */
-  void (*reset) (gcry_cipher_hd_t c);
+  void (*reset) (gcry_cipher_hd_t c) = nullptr;
   /* Data: OUT has OUTSIZE bytes (>= what the mode writes is the mode's
    * check); IN == OUT for in place.  The key is known to be set.
    * Required (cipher.cpp calls them without a test).  */
   gcry_err_code_t (*encrypt) (gcry_cipher_hd_t c, unsigned char *out,
                               size_t outsize, const unsigned char *in,
-                              size_t inlen);
+                              size_t inlen) = nullptr;
   gcry_err_code_t (*decrypt) (gcry_cipher_hd_t c, unsigned char *out,
                               size_t outsize, const unsigned char *in,
-                              size_t inlen);
+                              size_t inlen) = nullptr;
   gcry_err_code_t (*authenticate) (gcry_cipher_hd_t c,
                                    const unsigned char *abuf,
-                                   size_t abuflen);
+                                   size_t abuflen) = nullptr;
   gcry_err_code_t (*gettag) (gcry_cipher_hd_t c, unsigned char *tag,
-                             size_t taglen);
+                             size_t taglen) = nullptr;
   gcry_err_code_t (*checktag) (gcry_cipher_hd_t c, const unsigned char *tag,
-                               size_t taglen);
+                               size_t taglen) = nullptr;
   /* The mode's own commands: GCRYCTL_SET_TAGLEN (BUFFER an int, BUFLEN
    * sizeof (int), checked by cipher.cpp), GCRYCTL_SET_CCM_LENGTHS,
    * GCRYCTL_SET_DECRYPTION_TAG (BUFFER non-NULL, checked).  */
   gcry_err_code_t (*ctl) (gcry_cipher_hd_t c, int cmd, void *buffer,
-                          size_t buflen);
+                          size_t buflen) = nullptr;
   /* gcry_cipher_info: GCRYCTL_GET_TAGLEN (NBYTES set, BUFFER NULL),
    * GCRYCTL_GET_KEYLEN (both set), argument shapes checked.  */
   gcry_err_code_t (*info) (gcry_cipher_hd_t c, int what, void *buffer,
-                           size_t *nbytes);
+                           size_t *nbytes) = nullptr;
   /* GCRYCTL_SET_SBOX changed the block function under a keyed handle
    * (GOST 28147): re-derive what the mode precomputed from the block
    * function where libgcrypt computes it later, on the first use.
    * NULL (the default): nothing is precomputed, or it is kept.  */
-  void (*block_changed) (gcry_cipher_hd_t c);
+  void (*block_changed) (gcry_cipher_hd_t c) = nullptr;
   /* The checks encrypt (ENCRYPT true) or decrypt would make of a call
    * with OUTSIZE bytes of output and INLEN of input, in their order and
    * with their codes, without the buffers: what cipher.cpp runs before

@@ -549,19 +549,18 @@ ocb_info (gcry_cipher_hd_t c, int what, void *, size_t *nbytes)
 } // namespace
 
 const cipher_mode_ops _gcry_cipher_mode_ocb = {
-  GCRY_CIPHER_MODE_OCB,
-  MODE_KEEPS_ON_SETKEY,
-  ocb_supported,
-  ocb_state_size,
-  ocb_setkey,
-  ocb_setiv,
-  ocb_reset,
-  ocb_encrypt,
-  ocb_decrypt,
-  ocb_authenticate,
-  ocb_gettag,
-  ocb_checktag,
-  ocb_ctl,
-  ocb_info,
-  nullptr,  /* block_changed */
+  .mode = GCRY_CIPHER_MODE_OCB,
+  .keeps = MODE_KEEPS_ON_SETKEY,
+  .supported = ocb_supported,
+  .state_size = ocb_state_size,
+  .setkey = ocb_setkey,
+  .setiv = ocb_setiv,
+  .reset = ocb_reset,
+  .encrypt = ocb_encrypt,
+  .decrypt = ocb_decrypt,
+  .authenticate = ocb_authenticate,
+  .gettag = ocb_gettag,
+  .checktag = ocb_checktag,
+  .ctl = ocb_ctl,
+  .info = ocb_info,
 };

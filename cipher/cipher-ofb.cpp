@@ -101,20 +101,9 @@ ofb_supported (const cipher_spec *spec)
 } // namespace
 
 extern const cipher_mode_ops _gcry_cipher_mode_ofb = {
-  GCRY_CIPHER_MODE_OFB,
-  0,                     /* keeps: no mode_ctx.  */
-  ofb_supported,
-  nullptr,               /* state_size: the handle's iv.  */
-  nullptr,               /* setkey: the algorithm's.  */
-  nullptr,               /* setiv: the generic one.  */
-  nullptr,               /* reset: cipher.cpp clears the IV state.  */
-  _gcry_cipher_ofb_encrypt,
-  _gcry_cipher_ofb_decrypt,
-  nullptr,               /* authenticate, gettag, checktag, ctl, info:  */
-  nullptr,               /* not OFB's (GPG_ERR_INV_CIPHER_MODE).  */
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,               /* block_changed: nothing precomputed.  */
-  cipher_check_outsize,
+  .mode = GCRY_CIPHER_MODE_OFB,
+  .supported = ofb_supported,
+  .encrypt = _gcry_cipher_ofb_encrypt,
+  .decrypt = _gcry_cipher_ofb_decrypt,
+  .check = cipher_check_outsize,
 };

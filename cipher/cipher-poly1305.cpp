@@ -383,19 +383,16 @@ poly1305_info (gcry_cipher_hd_t, int what, void *, size_t *nbytes)
 } // namespace
 
 extern const cipher_mode_ops _gcry_cipher_mode_poly1305 = {
-  GCRY_CIPHER_MODE_POLY1305,
-  MODE_KEEPS_ON_SETKEY,
-  poly1305_supported,
-  poly1305_state_size,
-  poly1305_setkey,
-  poly1305_setiv,
-  nullptr,               /* reset: cipher.cpp clears the state.  */
-  poly1305_encrypt,
-  poly1305_decrypt,
-  poly1305_authenticate,
-  poly1305_gettag,
-  poly1305_checktag,
-  nullptr,               /* ctl: SET_TAGLEN is INV_CIPHER_MODE.  */
-  poly1305_info,
-  nullptr,  /* block_changed */
+  .mode = GCRY_CIPHER_MODE_POLY1305,
+  .keeps = MODE_KEEPS_ON_SETKEY,
+  .supported = poly1305_supported,
+  .state_size = poly1305_state_size,
+  .setkey = poly1305_setkey,
+  .setiv = poly1305_setiv,
+  .encrypt = poly1305_encrypt,
+  .decrypt = poly1305_decrypt,
+  .authenticate = poly1305_authenticate,
+  .gettag = poly1305_gettag,
+  .checktag = poly1305_checktag,
+  .info = poly1305_info,
 };

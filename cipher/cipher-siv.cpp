@@ -473,19 +473,18 @@ siv_info (gcry_cipher_hd_t, int what, void *, size_t *nbytes)
 } // namespace
 
 extern const cipher_mode_ops _gcry_cipher_mode_siv = {
-  GCRY_CIPHER_MODE_SIV,
-  MODE_KEEPS_ON_RESET,
-  siv_supported,
-  siv_state_size,
-  siv_setkey,
-  siv_setiv,
-  siv_reset,
-  siv_encrypt,
-  siv_decrypt,
-  siv_authenticate,
-  siv_gettag,
-  siv_checktag,
-  siv_ctl,
-  siv_info,
-  nullptr,  /* block_changed */
+  .mode = GCRY_CIPHER_MODE_SIV,
+  .keeps = MODE_KEEPS_ON_RESET,
+  .supported = siv_supported,
+  .state_size = siv_state_size,
+  .setkey = siv_setkey,
+  .setiv = siv_setiv,
+  .reset = siv_reset,
+  .encrypt = siv_encrypt,
+  .decrypt = siv_decrypt,
+  .authenticate = siv_authenticate,
+  .gettag = siv_gettag,
+  .checktag = siv_checktag,
+  .ctl = siv_ctl,
+  .info = siv_info,
 };

@@ -60,20 +60,9 @@ _gcry_cipher_stream_decrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
 }
 
 extern const cipher_mode_ops _gcry_cipher_mode_stream = {
-  GCRY_CIPHER_MODE_STREAM,
-  0,                     /* keeps: no mode_ctx.  */
-  stream_supported,
-  nullptr,               /* state_size: none.  */
-  nullptr,               /* setkey: the algorithm's.  */
-  nullptr,               /* setiv: the generic one (the spec's setiv).  */
-  nullptr,               /* reset: cipher.cpp's (the spec's extra reset). */
-  _gcry_cipher_stream_encrypt,
-  _gcry_cipher_stream_decrypt,
-  nullptr,               /* authenticate, gettag, checktag, ctl, info:  */
-  nullptr,               /* not STREAM's (GPG_ERR_INV_CIPHER_MODE).  */
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,               /* block_changed: nothing precomputed.  */
-  cipher_check_outsize,
+  .mode = GCRY_CIPHER_MODE_STREAM,
+  .supported = stream_supported,
+  .encrypt = _gcry_cipher_stream_encrypt,
+  .decrypt = _gcry_cipher_stream_decrypt,
+  .check = cipher_check_outsize,
 };

@@ -293,19 +293,11 @@ xts_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
 } // namespace
 
 const cipher_mode_ops _gcry_cipher_mode_xts = {
-  GCRY_CIPHER_MODE_XTS,
-  MODE_KEEPS_ON_RESET,
-  xts_supported,
-  xts_state_size,
-  xts_setkey,
-  nullptr,        /* setiv: the generic one (the data unit number).  */
-  nullptr,        /* reset: the key schedules stay (see cipher.cpp).  */
-  xts_encrypt,
-  xts_decrypt,
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,  /* block_changed */
+  .mode = GCRY_CIPHER_MODE_XTS,
+  .keeps = MODE_KEEPS_ON_RESET,
+  .supported = xts_supported,
+  .state_size = xts_state_size,
+  .setkey = xts_setkey,
+  .encrypt = xts_encrypt,
+  .decrypt = xts_decrypt,
 };
