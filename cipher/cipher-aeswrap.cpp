@@ -54,19 +54,6 @@ state_of (gcry_cipher_hd_t c)
   return static_cast<wrap_state *> (c->mode_ctx);
 }
 
-inline unsigned int
-umax (unsigned int a, unsigned int b)
-{
-  return a > b ? a : b;
-}
-
-inline void
-burn (unsigned int depth)
-{
-  if (depth)
-    _gcry_burn_stack (depth + 4 * sizeof (void *));
-}
-
 const unsigned char default_iv[8] =
   { 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6 };
 const unsigned char kwp_icv[4] = { 0xa6, 0x59, 0x59, 0xa6 };
@@ -162,7 +149,7 @@ wrap_encrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       memmove (out + 8, in, inlen);
       depth = wrap_core (c, a, out + 8, inlen / 8);
       memcpy (out, a, 8);
-      burn (depth);
+      cipher_burn (depth);
       return GPG_ERR_NO_ERROR;
     }
 
@@ -196,7 +183,7 @@ wrap_encrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       memcpy (out, a, 8);
     }
   wipememory (a, sizeof a);
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 
@@ -229,7 +216,7 @@ wrap_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       depth = unwrap_core (c, a, out, n);
       unsigned char bad = ct_differ (a, c->marks.iv ? c->iv : default_iv, 8);
       wipememory (a, sizeof a);
-      burn (depth);
+      cipher_burn (depth);
       return ct_checksum_error (bad);
     }
 
@@ -249,7 +236,7 @@ wrap_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       depth = unwrap_core (c, a, out, n);
       p = out;
     }
-  burn (depth);
+  cipher_burn (depth);
 
   /* AIV, 8 (n - 1) < MLI <= 8 n, and zero padding; every test runs
    * whatever the others gave.  */

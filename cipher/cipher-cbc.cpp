@@ -30,19 +30,6 @@
 
 namespace {
 
-inline void
-burn (unsigned int depth)
-{
-  if (depth)
-    _gcry_burn_stack (depth + 4 * sizeof (void *));
-}
-
-inline unsigned int
-umax (unsigned int a, unsigned int b)
-{
-  return a > b ? a : b;
-}
-
 } // namespace
 
 /* Encrypt INBUFLEN bytes.  OUTBUFLEN must be >= INBUFLEN, or >= one
@@ -110,7 +97,7 @@ _gcry_cipher_cbc_encrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
       memcpy (prev, c->iv, bs);
     }
 
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 
@@ -186,7 +173,7 @@ _gcry_cipher_cbc_decrypt (gcry_cipher_hd_t c, unsigned char *outbuf,
       wipememory (pn, sizeof pn);
     }
 
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 

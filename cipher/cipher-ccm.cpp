@@ -76,19 +76,6 @@ state_of (gcry_cipher_hd_t c)
   return static_cast<ccm_state *> (c->mode_ctx);
 }
 
-inline unsigned int
-umax (unsigned int a, unsigned int b)
-{
-  return a > b ? a : b;
-}
-
-inline void
-burn (unsigned int depth)
-{
-  if (depth)
-    _gcry_burn_stack (depth + 4 * sizeof (void *));
-}
-
 /* Whole blocks into the CBC-MAC register (SP 800-38C 6.1 step 4).  */
 unsigned int
 mac_blocks (gcry_cipher_hd_t c, ccm_state *st, const unsigned char *in,
@@ -261,7 +248,7 @@ ccm_set_lengths (gcry_cipher_hd_t c, uint64_t encryptlen, uint64_t aadlen,
   st->authlen = (unsigned int) taglen;
   st->lengths = 1;
   wipememory (b, sizeof b);
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 
@@ -297,7 +284,7 @@ ccm_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
   if (!abuflen)
     return GPG_ERR_NO_ERROR;
   st->aadlen -= abuflen;
-  burn (mac_update (c, st, abuf, abuflen, st->aadlen == 0));
+  cipher_burn (mac_update (c, st, abuf, abuflen, st->aadlen == 0));
   return GPG_ERR_NO_ERROR;
 }
 
@@ -358,7 +345,7 @@ ccm_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       out += n;
       inlen -= n;
     }
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 
@@ -409,7 +396,7 @@ ccm_tag (gcry_cipher_hd_t c, unsigned char *tag, size_t taglen, bool check)
       wipememory (c->lastiv, sizeof c->lastiv);
       c->unused = 0;
       c->marks.tag = 1;
-      burn (depth);
+      cipher_burn (depth);
     }
   if (!check)
     {

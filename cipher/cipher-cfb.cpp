@@ -19,19 +19,6 @@
 
 namespace {
 
-inline void
-burn (unsigned int depth)
-{
-  if (depth)
-    _gcry_burn_stack (depth + 4 * sizeof (void *));
-}
-
-inline unsigned int
-umax (unsigned int a, unsigned int b)
-{
-  return a > b ? a : b;
-}
-
 /* XOR N bytes of IN with the keystream bytes at KS into OUT, leaving the
  * ciphertext bytes in KS.  ENCRYPT: ciphertext = output; else
  * ciphertext = input (read first: IN may equal OUT).  */
@@ -98,7 +85,7 @@ cfb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
       c->unused = bs - inbuflen;
     }
 
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 
@@ -125,7 +112,7 @@ cfb8_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
       outbuf[i] = y;
     }
 
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 

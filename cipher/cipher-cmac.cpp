@@ -12,12 +12,6 @@
 
 namespace {
 
-inline unsigned int
-umax (unsigned int a, unsigned int b)
-{
-  return a > b ? a : b;
-}
-
 /* The cipher's block size in bytes (16 or 8).  */
 inline size_t
 cmac_bs (gcry_cipher_hd_t c)

@@ -16,13 +16,6 @@
 
 namespace {
 
-inline void
-burn (unsigned int depth)
-{
-  if (depth)
-    _gcry_burn_stack (depth + 4 * sizeof (void *));
-}
-
 /* CTR += 1, big-endian over N bytes.  Runs over every byte whatever the
  * carries (no data-dependent exit).  */
 inline void
@@ -91,7 +84,7 @@ ctr_crypt_general (gcry_cipher_hd_t c, unsigned char *outbuf,
   if (ks_used)
     wipememory (ks, sizeof ks);
 
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 
@@ -109,7 +102,7 @@ ctr_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
                         && c->spec->blocksize == 16, 1))
     {
       if (inbuflen)
-        burn (bulk (c->ctx, c->ctr, outbuf, inbuf, inbuflen / 16));
+        cipher_burn (bulk (c->ctx, c->ctr, outbuf, inbuf, inbuflen / 16));
       return GPG_ERR_NO_ERROR;
     }
   return ctr_crypt_general (c, outbuf, inbuf, inbuflen);

@@ -84,12 +84,6 @@ state_of (gcry_cipher_hd_t c)
   return static_cast<eax_state *> (c->mode_ctx);
 }
 
-inline unsigned int
-umax (unsigned int a, unsigned int b)
-{
-  return a > b ? a : b;
-}
-
 /* Stack bytes of EAX's own frames between the API call and the
  * cipher's functions (eax_ctr's keystream batch, the OMAC and table
  * helpers), over-estimated.  The depths the cipher returns count from

@@ -8,13 +8,6 @@
 
 namespace {
 
-inline void
-burn (unsigned int depth)
-{
-  if (depth)
-    _gcry_burn_stack (depth + 4 * sizeof (void *));
-}
-
 /* ECB's rules in their order: OUTBUFLEN >= INBUFLEN, else
  * GPG_ERR_BUFFER_TOO_SHORT; INBUFLEN a multiple of the block size, else
  * GPG_ERR_INV_LENGTH.  */
@@ -54,7 +47,7 @@ ecb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
           depth = d > depth ? d : depth;
         }
     }
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 

@@ -161,19 +161,6 @@ ctx2_of (gcry_cipher_hd_t c)
   return static_cast<unsigned char *> (c->mode_ctx) + ctx2_offset ();
 }
 
-inline unsigned int
-umax (unsigned int a, unsigned int b)
-{
-  return a > b ? a : b;
-}
-
-inline void
-burn (unsigned int depth)
-{
-  if (depth)
-    _gcry_burn_stack (depth + 4 * sizeof (void *));
-}
-
 /* Wipe a small stack buffer (the barrier keeps the stores).  */
 inline void
 wipe_small (void *p, size_t n)
@@ -527,7 +514,7 @@ derive_keys (gcry_cipher_hd_t c, const unsigned char *nonce)
   memset (st->s, 0, sizeof st->s);
   wipe_small (blk, sizeof blk);
   wipe_small (keys, sizeof keys);
-  burn (depth);  /* blk and keys are wiped.  */
+  cipher_burn (depth);  /* blk and keys are wiped.  */
   if (rc)
     wipe_message_keys (c);
   return rc;
@@ -744,7 +731,7 @@ gcm_siv_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
     }
   st->aadlen += abuflen;
   if (abuflen)
-    burn (polyval_aad (st, abuf, abuflen));
+    cipher_burn (polyval_aad (st, abuf, abuflen));
   return GPG_ERR_NO_ERROR;
 }
 
@@ -778,7 +765,7 @@ gcm_siv_encrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   st->data_done = 1;
   c->marks.tag = 1;
   wipe_message_keys (c);
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 
@@ -847,7 +834,7 @@ gcm_siv_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     diff |= (unsigned int) (expect[i] ^ st->tag[i]);
   wipe_small (expect, sizeof expect);
   wipe_small (ctr_tag, sizeof ctr_tag);
-  burn (depth);
+  cipher_burn (depth);
   ct_wipe_if_nonzero (out, inlen, diff);
   return ct_checksum_error (diff);
 }
@@ -867,7 +854,7 @@ tag_ready (gcry_cipher_hd_t c)
   if (cipher_check_only (c))
     return GPG_ERR_NO_ERROR;
   if (!c->marks.tag)
-    burn (finish_empty (c));
+    cipher_burn (finish_empty (c));
   return GPG_ERR_NO_ERROR;
 }
 

@@ -67,13 +67,6 @@ constexpr uint64_t GCM_MAX_AAD = (UINT64_C (1) << 61) - 1;
 /* Bytes per CTR pass before the GHASH pass over them (stays in L1).  */
 constexpr size_t GCM_CHUNK = 4096;
 
-inline void
-burn (unsigned int depth)
-{
-  if (depth)
-    _gcry_burn_stack (depth + 4 * sizeof (void *));
-}
-
 /* Wipe a small buffer inline (the compiler may not drop the stores:
  * the barrier makes the zeroed memory observable).  */
 inline void
@@ -81,12 +74,6 @@ wipe_small (void *p, size_t n)
 {
   memset (p, 0, n);
   asm volatile ("" : : "r" (p) : "memory");
-}
-
-inline unsigned int
-umax (unsigned int a, unsigned int b)
-{
-  return a > b ? a : b;
 }
 
 inline uint32_t
@@ -307,7 +294,7 @@ gcm_derive_hash_key (gcry_cipher_hd_t c)
   st->ghash = impl.ops;
   st->ghash_name = impl.name;
   wipe_small (h, sizeof h);
-  burn (depth);
+  cipher_burn (depth);
 }
 
 /* GHASH over LEN bytes continuing the byte stream in macbuf.  */
@@ -619,7 +606,7 @@ gcm_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
     return ivlen == 12 ? GPG_ERR_MISSING_KEY : GPG_ERR_INV_STATE;
   if (!iv)
     return GPG_ERR_INV_ARG;
-  burn (gcm_start (c, iv, ivlen));
+  cipher_burn (gcm_start (c, iv, ivlen));
   return GPG_ERR_NO_ERROR;
 }
 
@@ -648,13 +635,13 @@ gcm_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
   if ((uint64_t) abuflen > GCM_MAX_AAD - st->aadlen)
     {
       st->over_limits = 1;
-      burn (depth);
+      cipher_burn (depth);
       return GPG_ERR_INV_LENGTH;
     }
   st->aadlen += abuflen;
   if (abuflen)
     depth = umax (depth, ghash_buf (st, abuf, abuflen));
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 
@@ -689,7 +676,7 @@ gcm_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   if ((uint64_t) inlen > GCM_MAX_DATA - st->datalen)
     {
       st->over_limits = 1;
-      burn (depth);
+      cipher_burn (depth);
       return GPG_ERR_INV_LENGTH;
     }
   st->datalen += inlen;
@@ -720,7 +707,7 @@ gcm_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       out += n;
       inlen -= n;
     }
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 
@@ -791,7 +778,7 @@ gcm_finish (gcry_cipher_hd_t c)
   wipe_small (st->tagiv, sizeof st->tagiv);
   st->data_finalized = 1;
   c->marks.tag = 1;
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 

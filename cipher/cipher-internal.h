@@ -230,6 +230,25 @@ cipher_check_only (gcry_cipher_hd_t c)
   return __builtin_expect (c->marks.check_only, 0);
 }
 
+/* Stack burning after a secret-touching call (ARCHITECTURE.md): the
+ * kernels return the depth in bytes their frames may have left key- or
+ * data-dependent bytes in; a mode keeps the largest of its calls' depths
+ * and burns once at the end, that depth plus four words for the frames
+ * in between.  Depth 0 (nothing ran, or nothing left on the stack):
+ * nothing to burn.  umax: the larger of two depths.  */
+constexpr unsigned int
+umax (unsigned int a, unsigned int b)
+{
+  return a > b ? a : b;
+}
+
+inline void
+cipher_burn (unsigned int depth)
+{
+  if (depth)
+    _gcry_burn_stack (depth + 4 * sizeof (void *));
+}
+
 #define MODE_KEEPS_ON_SETKEY 1u  /* mode_ctx not wiped before setkey.  */
 #define MODE_KEEPS_ON_RESET  2u  /* mode_ctx not wiped by GCRYCTL_RESET.  */
 

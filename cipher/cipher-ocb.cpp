@@ -45,19 +45,6 @@ constexpr size_t BS = OCB_BLOCK_LEN;
 constexpr size_t BATCH = 16;
 
 inline void
-burn (unsigned int depth)
-{
-  if (depth)
-    _gcry_burn_stack (depth + 4 * sizeof (void *));
-}
-
-inline unsigned int
-umax (unsigned int a, unsigned int b)
-{
-  return a > b ? a : b;
-}
-
-inline void
 xor16 (unsigned char *dst, const unsigned char *a, const unsigned char *b)
 {
 #if defined(__x86_64__) || (defined(__riscv) && __riscv_xlen == 64)
@@ -297,7 +284,7 @@ ocb_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       depth = umax (depth, c->spec->encrypt (c->ctx, s->tag, s->tag));
       s->data_finalized = 1;
     }
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 
@@ -326,7 +313,7 @@ ocb_compute_tag (gcry_cipher_hd_t c)
     }
   xor16 (s->tag, s->tag, s->aad_sum);
   c->marks.tag = 1;
-  burn (depth);
+  cipher_burn (depth);
 }
 
 /* ---- Hooks --------------------------------------------------------- */
@@ -352,7 +339,7 @@ ocb_setkey (gcry_cipher_hd_t c, const unsigned char *key, size_t keylen)
   gcry_err_code_t rc = _gcry_cipher_setkey_algo (c, key, keylen);
   if (rc)
     return rc;
-  burn (ocb_setup_l_table (c));
+  cipher_burn (ocb_setup_l_table (c));
   return GPG_ERR_NO_ERROR;
 }
 
@@ -409,7 +396,7 @@ ocb_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
   c->marks.iv = 1;
   c->marks.tag = 0;
   c->marks.finalize = 0;
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 
@@ -418,7 +405,7 @@ void
 ocb_reset (gcry_cipher_hd_t c)
 {
   if (c->marks.key)
-    burn (ocb_setup_l_table (c));
+    cipher_burn (ocb_setup_l_table (c));
 }
 
 gcry_err_code_t
@@ -478,7 +465,7 @@ ocb_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
       memcpy (s->aad_leftover, abuf, abuflen);
       s->aad_nleftover = (unsigned int) abuflen;
     }
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 

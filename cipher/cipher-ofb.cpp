@@ -13,13 +13,6 @@
 
 namespace {
 
-inline void
-burn (unsigned int depth)
-{
-  if (depth)
-    _gcry_burn_stack (depth + 4 * sizeof (void *));
-}
-
 gcry_err_code_t
 ofb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
            const unsigned char *inbuf, size_t inbuflen)
@@ -68,7 +61,7 @@ ofb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
       c->unused = bs - inbuflen;
     }
 
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 

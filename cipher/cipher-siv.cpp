@@ -101,19 +101,6 @@ ctr_increment (unsigned char *ctr)
   memcpy (ctr + 8, &lo, 8);
 }
 
-inline unsigned int
-umax (unsigned int a, unsigned int b)
-{
-  return a > b ? a : b;
-}
-
-inline void
-burn (unsigned int depth)
-{
-  if (depth)
-    _gcry_burn_stack (depth + 4 * sizeof (void *));
-}
-
 int
 siv_supported (const cipher_spec *spec)
 {
@@ -294,7 +281,7 @@ siv_setkey (gcry_cipher_hd_t c, const unsigned char *key, size_t keylen)
   /* s2v_start needs the key mark only conceptually; cipher.cpp sets it
    * when we return success.  */
   s2v_start (c);
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 
@@ -324,7 +311,7 @@ siv_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
   /* S2V needs K1 (libgcrypt crashes or computes with a zero key).  */
   if (!c->marks.key)
     return GPG_ERR_MISSING_KEY;
-  burn (s2v_add (c, iv, iv ? ivlen : 0));
+  cipher_burn (s2v_add (c, iv, iv ? ivlen : 0));
   st->nonce = 1;
   c->marks.iv = 1;
   return GPG_ERR_NO_ERROR;
@@ -352,7 +339,7 @@ siv_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
     return GPG_ERR_INV_LENGTH;   /* No buffer is that long.  */
   if (!c->marks.key)
     return GPG_ERR_MISSING_KEY;
-  burn (s2v_add (c, abuf, abuflen));
+  cipher_burn (s2v_add (c, abuf, abuflen));
   st->aad_count++;
   return GPG_ERR_NO_ERROR;
 }
@@ -372,7 +359,7 @@ siv_encrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   unsigned int depth = s2v_final (c, in, inlen, st->v);
   depth = umax (depth, siv_ctr (c, st->v, out, in, inlen));
   c->marks.tag = 1;
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 
@@ -394,7 +381,7 @@ siv_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   unsigned char diff = 0;
   for (size_t i = 0; i < SIV_BLOCK; i++)
     diff |= (unsigned char) (st->v[i] ^ st->dec_tag[i]);
-  burn (depth);
+  cipher_burn (depth);
   ct_wipe_if_nonzero (out, inlen, diff);
   return ct_checksum_error (diff);
 }
@@ -406,7 +393,7 @@ siv_finalize (gcry_cipher_hd_t c)
 {
   if (c->marks.tag)
     return;
-  burn (s2v_final (c, nullptr, 0, state_of (c)->v));
+  cipher_burn (s2v_final (c, nullptr, 0, state_of (c)->v));
   c->marks.tag = 1;
 }
 

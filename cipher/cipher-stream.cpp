@@ -10,13 +10,6 @@
 
 namespace {
 
-inline void
-burn (unsigned int depth)
-{
-  if (depth)
-    _gcry_burn_stack (depth + 4 * sizeof (void *));
-}
-
 /* The algorithm's stencrypt/stdecrypt over all INBUFLEN bytes.
  * libgcrypt 1.10 does not compare OUTBUFLEN with INBUFLEN here and
  * writes INBUFLEN bytes whatever the caller said; gcipher refuses a
@@ -29,7 +22,7 @@ stream_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
   if (outbuflen < inbuflen)
     return GPG_ERR_BUFFER_TOO_SHORT;
   auto fn = encrypt ? c->spec->stencrypt : c->spec->stdecrypt;
-  burn (fn (c->ctx, outbuf, inbuf, inbuflen));
+  cipher_burn (fn (c->ctx, outbuf, inbuf, inbuflen));
   return GPG_ERR_NO_ERROR;
 }
 

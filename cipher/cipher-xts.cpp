@@ -43,19 +43,6 @@ constexpr size_t BATCH = 16;
 /* IEEE 1619-2018 5.1: at most 2^20 blocks per data unit.  */
 constexpr size_t XTS_MAX_BLOCKS = (size_t) 1 << 20;
 
-inline void
-burn (unsigned int depth)
-{
-  if (depth)
-    _gcry_burn_stack (depth + 4 * sizeof (void *));
-}
-
-inline unsigned int
-umax (unsigned int a, unsigned int b)
-{
-  return a > b ? a : b;
-}
-
 /* Wipe a 16-byte local (a tweak): inline stores the compiler may not
  * drop (the asm makes them observable), instead of a library call.  */
 inline void
@@ -240,7 +227,7 @@ xts_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     depth = umax (depth, xts_crypt_cts (c, t, out, in, inlen, encrypt));
   wipe16 (t);
   xts_next_unit (c->iv);
-  burn (depth);
+  cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
 }
 
