@@ -68,19 +68,25 @@ cmac_dbl_bs (unsigned char *dst, const unsigned char *src, size_t bs)
 void
 _gcry_cmac_dbl (unsigned char *dst, const unsigned char *src)
 {
-  /* The block as two big-endian 64-bit halves.  */
-  uint64_t hi, lo;
-  memcpy (&hi, src, 8);
-  memcpy (&lo, src + 8, 8);
+  /* The block as two big-endian 64-bit halves, read and written as one
+   * 16-byte block (cipher-internal.h, block16_t: a kernel reads it
+   * next).  */
+  block16_t v = block16_load (src);
+  uint64_t hi = v[0], lo = v[1];
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   hi = __builtin_bswap64 (hi);
   lo = __builtin_bswap64 (lo);
+#endif
   uint64_t mask = 0 - (hi >> 63);
   hi = (hi << 1) | (lo >> 63);
   lo = (lo << 1) ^ (mask & 0x87);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   hi = __builtin_bswap64 (hi);
   lo = __builtin_bswap64 (lo);
-  memcpy (dst, &hi, 8);
-  memcpy (dst + 8, &lo, 8);
+#endif
+  v[0] = hi;
+  v[1] = lo;
+  block16_store (dst, v);
 }
 
 unsigned int
