@@ -69,10 +69,17 @@ void
 _gcry_cmac_dbl (unsigned char *dst, const unsigned char *src)
 {
   /* The block as two big-endian 64-bit halves, read and written as one
-   * 16-byte block (cipher-internal.h, block16_t: a kernel reads it
-   * next).  */
+   * 16-byte block where the target has such vectors (cipher-internal.h,
+   * block16_t: a kernel reads it next).  */
+  uint64_t hi, lo;
+#ifdef CIPHER_BLOCK16_VECTOR
   block16_t v = block16_load (src);
-  uint64_t hi = v[0], lo = v[1];
+  hi = v[0];
+  lo = v[1];
+#else
+  memcpy (&hi, src, 8);
+  memcpy (&lo, src + 8, 8);
+#endif
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   hi = __builtin_bswap64 (hi);
   lo = __builtin_bswap64 (lo);
@@ -84,9 +91,14 @@ _gcry_cmac_dbl (unsigned char *dst, const unsigned char *src)
   hi = __builtin_bswap64 (hi);
   lo = __builtin_bswap64 (lo);
 #endif
+#ifdef CIPHER_BLOCK16_VECTOR
   v[0] = hi;
   v[1] = lo;
   block16_store (dst, v);
+#else
+  memcpy (dst, &hi, 8);
+  memcpy (dst + 8, &lo, 8);
+#endif
 }
 
 unsigned int

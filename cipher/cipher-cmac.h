@@ -27,12 +27,14 @@ static inline void
 cmac_xor (unsigned char *dst, const unsigned char *a, const unsigned char *b,
           size_t bytes)
 {
+#ifdef CIPHER_BLOCK16_VECTOR
   if (bytes == 16)
     {
       /* One 16-byte store: the next kernel reads the block whole.  */
       block16_store (dst, block16_load (a) ^ block16_load (b));
       return;
     }
+#endif
   size_t i = 0;
   for (; i + 8 <= bytes; i += 8)
     {

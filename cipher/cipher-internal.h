@@ -505,6 +505,14 @@ cipher_check_outsize (gcry_cipher_hd_t, size_t outsize, size_t inlen, bool)
  * (Intel and AMD optimisation manuals, store-to-load forwarding), which
  * lands on the critical path of a short message's MAC chain.  */
 typedef uint64_t block16_t __attribute__ ((vector_size (16)));
+/* Targets whose baseline has 16-byte vector registers (x86-64's SSE2,
+ * arm64's NEON) use it; elsewhere (i686, riscv64 without V) the compiler
+ * would build the vector in a stack temporary, which leaves key-derived
+ * bytes outside the callers' burn depths (t-hygiene on i686): the
+ * users keep their word-by-word code there.  */
+#if defined(__SSE2__) || defined(__ARM_NEON) || defined(__aarch64__)
+# define CIPHER_BLOCK16_VECTOR 1
+#endif
 
 static inline block16_t
 block16_load (const unsigned char *p)

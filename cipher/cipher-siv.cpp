@@ -216,14 +216,22 @@ siv_ctr (gcry_cipher_hd_t c, const unsigned char *v, unsigned char *out,
   unsigned int depth = 0;
   unsigned char *ctr = c->ctr;
   /* Q = V with bits 31 and 63 cleared (RFC 5297 2.6), one 16-byte store
-   * (the CTR kernel reads it whole next: block16_t).  */
+   * where the target has such vectors (the CTR kernel reads it whole
+   * next: block16_t).  V is public: the tag to be output, or the one
+   * received.  */
+#ifdef CIPHER_BLOCK16_VECTOR
   alignas (16) static const unsigned char clear_31_63[16] = {
     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
     0x7f, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff
   };
   block16_store (ctr, block16_load (v) & block16_load (clear_31_63));
-  /* V is public: the tag to be output, or the one received.  */
   ct_public (ctr, SIV_BLOCK);
+#else
+  memcpy (ctr, v, SIV_BLOCK);
+  ct_public (ctr, SIV_BLOCK);
+  ctr[8] &= 0x7f;
+  ctr[12] &= 0x7f;
+#endif
   if (c->unused)
     {
       size_t n = len < c->unused ? len : c->unused;
