@@ -15,7 +15,7 @@
  * 64-bit add, carry included.
  *
  * Latency bound: one chain costs about as much as the scalar block, so
- * a call runs CHAINS independent chains interleaved (two by default),
+ * a call runs CHAINS (one or two) independent chains interleaved,
  * 2 x BLOCKS blocks in the time of one.
  *
  * Included by an ISA file compiled with its flags, in an unnamed
