@@ -1460,26 +1460,81 @@ struct serpent_simd
     return n <= first ? 0 : n - first >= BPV ? BPV : n - first;
   }
 
+  /* The 4*S block vectors of one batch.  Without Ops::OUTLINE they live
+   * in registers.  With it they pass through memory to the out-of-line
+   * rounds, so the batch's plaintext, keystream or whitened blocks would
+   * stay in the caller's frame: the destructor zeroes them (16 to 512
+   * bytes per batch), which costs less than burning the whole call's
+   * stack and lets a path whose rounds never spill keep Ops::BURN 0.  */
+  template <int S>
+  struct batch_buf
+  {
+    V v[4 * S];
+
+    SERPENT_INLINE ~batch_buf ()
+    {
+      if constexpr (Ops::OUTLINE)
+        {
+          SERPENT_UNROLL
+          for (int j = 0; j < 4 * S; j++)
+            v[j] = Ops::zero ();
+          __asm__ volatile ("" : : "r"(v) : "memory");
+        }
+    }
+  };
+
   /* Encrypt or decrypt the 4*S block vectors B in place.  With
    * Ops::OUTLINE the rounds are one out-of-line function per direction
-   * and set count, shared by every mode (its register allocation then
-   * does not depend on the mode code around it); B then passes through
-   * memory, which Ops::BURN covers.  */
+   * and set count, shared by every mode: the modes' code then holds no
+   * copy of the 32 unrolled rounds (a few KB each instead of tens), and
+   * the rounds' register allocation does not depend on the mode code
+   * around them.  B then passes through memory (batch_buf wipes it).  */
   template <bool DECRYPT, int S>
   static SERPENT_INLINE void
   crypt (const SERPENT_context *ctx, V (&b)[4 * S])
   {
     if constexpr (Ops::OUTLINE)
-      crypt_outline<DECRYPT, S> (ctx, b);
+      crypt_outline<DECRYPT, S> (ctx, (unsigned char *)b,
+                                 (const unsigned char *)b, 4 * S * BPV);
     else
       crypt_inline<DECRYPT, S> (ctx, b);
   }
 
+  /* Encrypt or decrypt the N blocks (N <= 4 * S * BPV) at IN to OUT
+   * (IN == OUT allowed): ECB's batch, which with Ops::OUTLINE goes to
+   * the out-of-line rounds straight from the caller's buffers.  */
+  template <bool DECRYPT, int S>
+  static SERPENT_INLINE void
+  crypt_mem (const SERPENT_context *ctx, unsigned char *out,
+             const unsigned char *in, size_t n)
+  {
+    if constexpr (Ops::OUTLINE)
+      crypt_outline<DECRYPT, S> (ctx, out, in, n);
+    else
+      crypt_io<DECRYPT, S> (ctx, out, in, n);
+  }
+
   template <bool DECRYPT, int S>
   static __attribute__ ((noinline)) void
-  crypt_outline (const SERPENT_context *ctx, V (&b)[4 * S])
+  crypt_outline (const SERPENT_context *ctx, unsigned char *out,
+                 const unsigned char *in, size_t n)
   {
+    crypt_io<DECRYPT, S> (ctx, out, in, n);
+  }
+
+  template <bool DECRYPT, int S>
+  static SERPENT_INLINE void
+  crypt_io (const SERPENT_context *ctx, unsigned char *out,
+            const unsigned char *in, size_t n)
+  {
+    V b[4 * S];
+    SERPENT_UNROLL
+    for (int j = 0; j < 4 * S; j++)
+      b[j] = Ops::loadn (in + 16 * BPV * j, cnt (n, j));
     crypt_inline<DECRYPT, S> (ctx, b);
+    SERPENT_UNROLL
+    for (int j = 0; j < 4 * S; j++)
+      Ops::storen (out + 16 * BPV * j, b[j], cnt (n, j));
   }
 
   template <bool DECRYPT, int S>
@@ -1532,15 +1587,7 @@ struct serpent_simd
   {
     batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
       {
-        constexpr int S = decltype (sets)::value;
-        V b[4 * S];
-        SERPENT_UNROLL
-        for (int j = 0; j < 4 * S; j++)
-          b[j] = Ops::loadn (in + 16 * BPV * j, cnt (n, j));
-        crypt<DECRYPT, S> (ctx, b);
-        SERPENT_UNROLL
-        for (int j = 0; j < 4 * S; j++)
-          Ops::storen (out + 16 * BPV * j, b[j], cnt (n, j));
+        crypt_mem<DECRYPT, decltype (sets)::value> (ctx, out, in, n);
         in += 16 * n;
         out += 16 * n;
       });
@@ -1581,7 +1628,8 @@ struct serpent_simd
     batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
       {
         constexpr int S = decltype (sets)::value;
-        V b[4 * S];
+        batch_buf<S> buf;
+        V (&b)[4 * S] = buf.v;
         SERPENT_UNROLL
         for (int j = 0; j < 4 * S; j++)
           b[j] = Ops::loadn (in + 16 * BPV * j, cnt (n, j));
@@ -1627,7 +1675,8 @@ struct serpent_simd
     batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
       {
         constexpr int S = decltype (sets)::value;
-        V b[4 * S];
+        batch_buf<S> buf;
+        V (&b)[4 * S] = buf.v;
         SERPENT_UNROLL
         for (int j = 0; j < 4 * S; j++)
           {
@@ -1667,7 +1716,8 @@ struct serpent_simd
     batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
       {
         constexpr int S = decltype (sets)::value;
-        V b[4 * S];
+        batch_buf<S> buf;
+        V (&b)[4 * S] = buf.v;
         SERPENT_UNROLL
         for (int j = 0; j < 4 * S; j++)
           b[j] = make (pos + (uint64_t) BPV * j);
@@ -1751,7 +1801,8 @@ struct serpent_simd
     batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
       {
         constexpr int S = decltype (sets)::value;
-        V b[4 * S];
+        batch_buf<S> buf;
+        V (&b)[4 * S] = buf.v;
         for (size_t i = 0; i < n; i++)
           {
             memcpy (tbuf + 16 * i, &lo, 8);
@@ -1845,7 +1896,8 @@ struct serpent_simd
     batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
       {
         constexpr int S = decltype (sets)::value;
-        V b[4 * S];
+        batch_buf<S> buf;
+        V (&b)[4 * S] = buf.v;
         ocb_offsets (s, n, blkn, olo, ohi, obuf);
         SERPENT_UNROLL
         for (int j = 0; j < 4 * S; j++)
@@ -1912,7 +1964,8 @@ struct serpent_simd
     batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
       {
         constexpr int S = decltype (sets)::value;
-        V b[4 * S];
+        batch_buf<S> buf;
+        V (&b)[4 * S] = buf.v;
         ocb_offsets (s, n, blkn, olo, ohi, obuf);
         SERPENT_UNROLL
         for (int j = 0; j < 4 * S; j++)
