@@ -1103,6 +1103,32 @@ serpent_lt (V &x0, V &x1, V &x2, V &x3)
   x2 = Ops::template rol<22> (x2);
 }
 
+/* LT followed by the next round's key mixing with KR, for one block in
+ * general registers (serpent_ops_u32), where a round is bound by its
+ * dependency chain.  X0 and X2 come out of LT last (rotated by 5 and 22
+ * after two XOR levels); their key words, rotated right by as much (off
+ * the chain: the key does not depend on the data), go in before the
+ * rotation, XORed first into the early input: (X0 ^ (K0 >>> 5)) ^ X1 ^ X3,
+ * then <<< 5, equals the XOR of K0 after it, one step earlier.  */
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_lt_key (V &x0, V &x1, V &x2, V &x3, const uint32_t *kr)
+{
+  x0 = Ops::template rol<13> (x0);
+  x2 = Ops::template rol<3> (x2);
+  x1 = Ops::xor3 (x1, x0, x2);
+  x3 = Ops::xor3 (x3, x2, Ops::template shl<3> (x0));
+  x1 = Ops::template rol<1> (x1);
+  x3 = Ops::template rol<7> (x3);
+  x0 = Ops::xor3 (x0 ^ Ops::template rol<32 - 5> (Ops::key (kr, 0)), x1, x3);
+  x2 = Ops::xor3 (x2 ^ Ops::template rol<32 - 22> (Ops::key (kr, 2)), x3,
+                  Ops::template shl<7> (x1));
+  x1 ^= Ops::key (kr, 1);
+  x3 ^= Ops::key (kr, 3);
+  x0 = Ops::template rol<5> (x0);
+  x2 = Ops::template rol<22> (x2);
+}
+
 /* LT^-1: the steps of LT undone in reverse order.  */
 template <class Ops, class V>
 SERPENT_INLINE void
@@ -1174,6 +1200,20 @@ serpent_enc_round (const uint32_t (*k)[4], V (&x)[S][4])
             serpent_key_mix1<Ops> (k[SERPENT_ROUNDS], x[s]);
           serpent_pin<Ops> (x[s]);
         }
+      return;
+    }
+  if constexpr (requires { requires Ops::FUSE_KEY; })
+    {
+      /* One block in general registers: LT takes the next round's key
+       * (serpent_lt_key), so only round 0 mixes its key here.  */
+      static_assert (S == 1);
+      if constexpr (R == 0)
+        serpent_key_mix<Ops> (k[0], x);
+      Ops::template sbox<R % 8> (x[0][0], x[0][1], x[0][2], x[0][3]);
+      if constexpr (R < SERPENT_ROUNDS - 1)
+        serpent_lt_key<Ops> (x[0][0], x[0][1], x[0][2], x[0][3], k[R + 1]);
+      else
+        serpent_key_mix<Ops> (k[SERPENT_ROUNDS], x);
       return;
     }
   serpent_key_mix<Ops> (k[R], x);
@@ -1400,7 +1440,7 @@ struct serpent_ops_u32
 {
   typedef uint32_t V;
   static constexpr bool TERN = false, INTERLEAVE = false, ROUND_LOOP = false;
-  static constexpr bool PIN = false;
+  static constexpr bool PIN = false, FUSE_KEY = true;
   static SERPENT_INLINE V key (const uint32_t *kr, int j) { return kr[j]; }
   template <int N> static SERPENT_INLINE V rol (V x)
   { return (x << N) | (x >> (32 - N)); }
