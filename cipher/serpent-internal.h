@@ -62,8 +62,14 @@ struct SERPENT_context
   /* Round keys K_0..K_32 (proposal 3, bitslice form): four words each,
    * word j XORed into X_j.  */
   alignas (64) uint32_t keys[SERPENT_ROUNDS + 1][4];
+  /* Words 0 and 2 of K_1..K_31 rotated right by 5 and 22, for the
+   * generic encryption's LT with the key folded in (serpent_lt_key);
+   * row 0 and 32 unused.  */
+  uint32_t keys_lt[SERPENT_ROUNDS + 1][2];
   serpent_path path;
 };
+/* serpent_enc_round finds keys_lt from the keys pointer.  */
+static_assert (offsetof (SERPENT_context, keys) == 0);
 
 /* ---- Generic path (serpent.cpp) ----------------------------------- */
 /* One block, 16 bytes IN -> OUT (may alias).  Return the burn depth.  */
@@ -1112,7 +1118,8 @@ serpent_lt (V &x0, V &x1, V &x2, V &x3)
  * then <<< 5, equals the XOR of K0 after it, one step earlier.  */
 template <class Ops, class V>
 SERPENT_INLINE void
-serpent_lt_key (V &x0, V &x1, V &x2, V &x3, const uint32_t *kr)
+serpent_lt_key (V &x0, V &x1, V &x2, V &x3, const uint32_t *kr,
+                const uint32_t *kr_lt)
 {
   x0 = Ops::template rol<13> (x0);
   x2 = Ops::template rol<3> (x2);
@@ -1120,9 +1127,8 @@ serpent_lt_key (V &x0, V &x1, V &x2, V &x3, const uint32_t *kr)
   x3 = Ops::xor3 (x3, x2, Ops::template shl<3> (x0));
   x1 = Ops::template rol<1> (x1);
   x3 = Ops::template rol<7> (x3);
-  x0 = Ops::xor3 (x0 ^ Ops::template rol<32 - 5> (Ops::key (kr, 0)), x1, x3);
-  x2 = Ops::xor3 (x2 ^ Ops::template rol<32 - 22> (Ops::key (kr, 2)), x3,
-                  Ops::template shl<7> (x1));
+  x0 = Ops::xor3 (x0 ^ Ops::key (kr_lt, 0), x1, x3);
+  x2 = Ops::xor3 (x2 ^ Ops::key (kr_lt, 1), x3, Ops::template shl<7> (x1));
   x1 ^= Ops::key (kr, 1);
   x3 ^= Ops::key (kr, 3);
   x0 = Ops::template rol<5> (x0);
@@ -1207,11 +1213,14 @@ serpent_enc_round (const uint32_t (*k)[4], V (&x)[S][4])
       /* One block in general registers: LT takes the next round's key
        * (serpent_lt_key), so only round 0 mixes its key here.  */
       static_assert (S == 1);
+      /* K is ctx->keys (rounds not looped), the context's first member.  */
+      const SERPENT_context *ctx = (const SERPENT_context *)k;
       if constexpr (R == 0)
         serpent_key_mix<Ops> (k[0], x);
       Ops::template sbox<R % 8> (x[0][0], x[0][1], x[0][2], x[0][3]);
       if constexpr (R < SERPENT_ROUNDS - 1)
-        serpent_lt_key<Ops> (x[0][0], x[0][1], x[0][2], x[0][3], k[R + 1]);
+        serpent_lt_key<Ops> (x[0][0], x[0][1], x[0][2], x[0][3], k[R + 1],
+                             ctx->keys_lt[R + 1]);
       else
         serpent_key_mix<Ops> (k[SERPENT_ROUNDS], x);
       return;

@@ -122,6 +122,8 @@ serpent_key_schedule (SERPENT_context *ctx, const unsigned char *key,
       uint32_t *k = w + 8 + 4 * i;
       sbox_words ((unsigned int)(3 + 8 * 5 - i) % 8, k);
       memcpy (ctx->keys[i], k, 16);
+      ctx->keys_lt[i][0] = serpent_ops_u32::rol<32 - 5> (k[0]);
+      ctx->keys_lt[i][1] = serpent_ops_u32::rol<32 - 22> (k[2]);
     }
   wipememory (w, sizeof w);
   return sizeof w + 8 * sizeof (void *);
