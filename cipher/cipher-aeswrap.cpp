@@ -328,4 +328,5 @@ extern const cipher_mode_ops _gcry_cipher_mode_aeswrap = {
   .decrypt = wrap_decrypt,
   .ctl = wrap_ctl,
   .info = wrap_info,
+  .resizes = true,
 };

@@ -201,6 +201,15 @@ cbc_check (gcry_cipher_hd_t c, size_t outsize, size_t inlen, bool encrypt)
   return GPG_ERR_NO_ERROR;
 }
 
+/* CBC-MAC (GCRY_CIPHER_CBC_MAC without CBC_CTS): encryption writes only
+ * the last ciphertext block.  */
+bool
+cbc_writes_one_block (gcry_cipher_hd_t c, bool encrypt)
+{
+  return encrypt && !(c->open_flags & GCRY_CIPHER_CBC_CTS)
+         && (c->flags & GCRY_CIPHER_CBC_MAC);
+}
+
 } // namespace
 
 extern const cipher_mode_ops _gcry_cipher_mode_cbc = {
@@ -209,4 +218,5 @@ extern const cipher_mode_ops _gcry_cipher_mode_cbc = {
   .encrypt = _gcry_cipher_cbc_encrypt,
   .decrypt = _gcry_cipher_cbc_decrypt,
   .check = cbc_check,
+  .writes_one_block = cbc_writes_one_block,
 };

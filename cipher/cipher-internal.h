@@ -336,6 +336,21 @@ struct cipher_mode_ops
    * hook must then honour (cipher_check_only).  */
   gcry_err_code_t (*check) (gcry_cipher_hd_t c, size_t outsize,
                             size_t inlen, bool encrypt) = nullptr;
+  /* A key length the mode refuses before setkey touches the handle, so
+   * the previous key stays in use (XTS: an odd length cannot split into
+   * Key1 || Key2): the error code, else GPG_ERR_NO_ERROR.  NULL: every
+   * length goes to the setkey hook.  */
+  gcry_err_code_t (*keylen_check) (size_t keylen) = nullptr;
+  /* True when a call writes one block whatever its input length (CBC
+   * encryption with GCRY_CIPHER_CBC_MAC): cipher.cpp runs a call whose
+   * buffers overlap into a local block and copies it to OUT.  NULL:
+   * never.  */
+  bool (*writes_one_block) (gcry_cipher_hd_t c, bool encrypt) = nullptr;
+  /* The output is longer or shorter than the input (key wrap, 8 bytes):
+   * cipher.cpp neither moves an overlapping input into OUT first nor
+   * runs an empty call with a NULL output through a dummy block; the
+   * data hooks handle both.  */
+  bool resizes = false;
 };
 
 /* The algorithm part of setkey: SPEC->setkey on CTX (normally c->ctx)

@@ -277,6 +277,14 @@ xts_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   return xts_crypt (c, out, outsize, in, inlen, false);
 }
 
+/* IEEE 1619-2018 5.1: the key is Key1 || Key2 of equal length; libgcrypt
+ * refuses an odd length before it touches the handle.  */
+gcry_err_code_t
+xts_keylen_check (size_t keylen)
+{
+  return keylen % 2 ? GPG_ERR_INV_KEYLEN : GPG_ERR_NO_ERROR;
+}
+
 } // namespace
 
 const cipher_mode_ops _gcry_cipher_mode_xts = {
@@ -287,4 +295,5 @@ const cipher_mode_ops _gcry_cipher_mode_xts = {
   .setkey = xts_setkey,
   .encrypt = xts_encrypt,
   .decrypt = xts_decrypt,
+  .keylen_check = xts_keylen_check,
 };

@@ -567,10 +567,14 @@ _gcry_cipher_setkey (gcry_cipher_hd_t c, const void *key, size_t keylen)
       return rc;
     }
 
-  /* libgcrypt refuses an odd-length XTS key (Key1 || Key2) before it
-   * touches the handle: the previous key stays in use.  */
-  if (c->mode == GCRY_CIPHER_MODE_XTS && (keylen % 2))
-    return GPG_ERR_INV_KEYLEN;
+  /* A length the mode refuses up front (XTS: odd) leaves the handle and
+   * its previous key as they were, as in libgcrypt.  */
+  if (c->mode_ops->keylen_check)
+    {
+      rc = c->mode_ops->keylen_check (keylen);
+      if (rc)
+        return rc;
+    }
   wipe_ctx_for_setkey (c);
   memset (&c->bulk, 0, sizeof c->bulk);
   c->impl_name = nullptr;
@@ -906,9 +910,8 @@ crypt_overlapping (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
                    const unsigned char *in, size_t inlen, bool encrypt)
 {
   const size_t bs = c->spec->blocksize;
-  if (encrypt && c->mode == GCRY_CIPHER_MODE_CBC
-      && !(c->open_flags & GCRY_CIPHER_CBC_CTS)
-      && (c->flags & GCRY_CIPHER_CBC_MAC))
+  if (c->mode_ops->writes_one_block
+      && c->mode_ops->writes_one_block (c, encrypt))
     {
       /* CBC-MAC: only the MAC block is output (OUTSIZE >= one block
        * suffices; a shorter one is refused by the mode as before).  */
@@ -920,7 +923,7 @@ crypt_overlapping (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       wipememory (mac, sizeof mac);
       return rc;
     }
-  if (c->mode == GCRY_CIPHER_MODE_AESWRAP || outsize < inlen)
+  if (c->mode_ops->resizes || outsize < inlen)
     return dispatch (c, out, outsize, in, inlen, encrypt);
   /* A call the mode refuses must leave OUT as separate buffers would
    * (found by the fuzzer: ECB decryption of a partial block moved the
@@ -947,7 +950,7 @@ crypt_checks_only (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
 {
   const bool null_out = !out && outsize;
   unsigned char dummy[MAX_BLOCKSIZE];
-  if (null_out && !inlen && in && c->mode != GCRY_CIPHER_MODE_AESWRAP)
+  if (null_out && !inlen && in && !c->mode_ops->resizes)
     return dispatch (c, dummy, outsize, in, 0, encrypt);
   gcry_err_code_t rc = mode_checks (c, out, outsize, in, inlen, encrypt);
   if (rc)
