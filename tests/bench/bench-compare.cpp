@@ -26,7 +26,8 @@
  *              "ARIA-128-CTR" ..., "ChaCha20-Poly1305"; AES, ARIA and
  *              ChaCha20-Poly1305 only;
  *              a cipher it cannot fetch is `-': EAX, and GCM-SIV before
- *              OpenSSL 3.2).
+ *              OpenSSL 3.2); absent when configure found no libcrypto
+ *              (cross builds: i686 has none), so the tool still builds.
  * --disable-hwf NAME goes to gcipher and to every libgcrypt before it
  * initialises (a name one of them rejects gives a warning naming it);
  * OpenSSL is not affected.  Each peer gets a ratio column (its ns/B over
@@ -76,8 +77,10 @@
 
 #include "gcrypt.h"
 
+#ifdef HAVE_OPENSSL
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#endif
 
 #include <unistd.h>
 
@@ -111,7 +114,8 @@ struct Side
 };
 constexpr size_t kGcipher = 0;
 std::vector<Side> g_sides;
-size_t g_openssl;           /* index of OpenSSL in g_sides */
+size_t g_openssl;           /* index of OpenSSL in g_sides (the number of
+                               gcry_* sides; past the end without it) */
 
 bench::CompareOptions opt;
 int exit_status = 0;
@@ -260,6 +264,7 @@ gcipher_table ()
   return sysgcrypt_gcipher ("(static)");
 }
 
+#ifdef HAVE_OPENSSL
 /* ---- OpenSSL EVP -------------------------------------------------------- */
 
 class EvpRunner : public Runner
@@ -406,6 +411,7 @@ private:
   bool aead_, ccm_, siv_, ecb_;
   size_t keylen_;
 };
+#endif /* HAVE_OPENSSL */
 
 /* ---- Measurement -------------------------------------------------------- */
 
@@ -532,8 +538,12 @@ prepare_row (RowState &st, Buffers &b)
   st.side.resize (nsides);
   std::vector<SideState> &side = st.side;
   for (size_t i = 0; i < nsides; i++)
+#ifdef HAVE_OPENSSL
     side[i].run = g_sides[i].api ? GcryRunner::create (g_sides[i].api, r)
                                  : EvpRunner::create (r);
+#else
+    side[i].run = GcryRunner::create (g_sides[i].api, r);
+#endif
 
   /* Reference encryption and the cross-check.  */
   bool have_ref = false;
@@ -784,9 +794,13 @@ print_preamble ()
   for (const Side &s : g_sides)
     if (s.api && s.api != g_sides[kGcipher].api)
       printf (" | %s (%s)", s.label.c_str (), s.api->path);
-  if (g_sides.size () == 2)
+  if (g_openssl == 1)
     printf (" | no libgcrypt");
+#ifdef HAVE_OPENSSL
   printf (" | %s\n", OpenSSL_version (OPENSSL_VERSION));
+#else
+  printf (" | no OpenSSL (not built with it)\n");
+#endif
   printf ("%sclock %.0f MHz (auto, dependent-add chain; used for cycles"
           " only)\n", p, g_mhz);
   printf ("%sAES round instructions, %d independent chains, fastest of %d"
@@ -1012,7 +1026,9 @@ main (int argc, char **argv)
   if (!load_libgcrypts ())
     return 2;
   g_openssl = g_sides.size ();
+#ifdef HAVE_OPENSSL
   g_sides.push_back (Side{ "openssl", "", "openssl", "openssl", nullptr });
+#endif
   for (Side &s : g_sides)
     s.key = csv_key (s.label);
   if (char *hw = gcry_get_config (0, "hwflist"))
