@@ -511,8 +511,13 @@ ctr_value (V c, uint64_t *hi, uint64_t *lo)
 inline V
 ctr_block (uint64_t hi, uint64_t lo)
 {
+#ifdef __x86_64__
   return _mm_set_epi64x ((long long)__builtin_bswap64 (lo),
                          (long long)__builtin_bswap64 (hi));
+#else
+  uint64_t a = __builtin_bswap64 (lo), b = __builtin_bswap64 (hi);
+  return _mm_set_epi32 ((int)(a >> 32), (int)a, (int)(b >> 32), (int)b);
+#endif
 }
 
 /* The counter block stays in a register (memory byte order) for the
