@@ -12,6 +12,7 @@
  *   "zbc"             RISC-V scalar carry-less multiply (Zbc + Zbb)
  *   "pmull"           arm64 PMULL, 8 blocks per reduction (ARMv8 CE)
  *   "generic"         constant-time integer carry-less multiply
+ *                     (cipher-gcm-generic.cpp)
  *
  * A back end sees only its key area (gcm_ghash_key: its own layout of the
  * hash key H = CIPH_K(0^128) and its powers) and the running hash value Y
