@@ -1093,9 +1093,10 @@ serpent_key_mix (const uint32_t *kr, V (&x)[S][4])
  *   X0 <<<= 13; X2 <<<= 3; X1 ^= X0 ^ X2; X3 ^= X2 ^ (X0 << 3);
  *   X1 <<<= 1; X3 <<<= 7; X0 ^= X1 ^ X3; X2 ^= X3 ^ (X1 << 7);
  *   X0 <<<= 5; X2 <<<= 22.  */
+/* LT's first half: up to the rotations of X1 and X3.  */
 template <class Ops, class V>
 SERPENT_INLINE void
-serpent_lt (V &x0, V &x1, V &x2, V &x3)
+serpent_lt_head (V &x0, V &x1, V &x2, V &x3)
 {
   x0 = Ops::template rol<13> (x0);
   x2 = Ops::template rol<3> (x2);
@@ -1103,6 +1104,13 @@ serpent_lt (V &x0, V &x1, V &x2, V &x3)
   x3 = Ops::xor3 (x3, x2, Ops::template shl<3> (x0));
   x1 = Ops::template rol<1> (x1);
   x3 = Ops::template rol<7> (x3);
+}
+
+template <class Ops, class V>
+SERPENT_INLINE void
+serpent_lt (V &x0, V &x1, V &x2, V &x3)
+{
+  serpent_lt_head<Ops> (x0, x1, x2, x3);
   x0 = Ops::xor3 (x0, x1, x3);
   x2 = Ops::xor3 (x2, x3, Ops::template shl<7> (x1));
   x0 = Ops::template rol<5> (x0);
@@ -1121,12 +1129,7 @@ SERPENT_INLINE void
 serpent_lt_key (V &x0, V &x1, V &x2, V &x3, const uint32_t *kr,
                 const uint32_t *kr_lt)
 {
-  x0 = Ops::template rol<13> (x0);
-  x2 = Ops::template rol<3> (x2);
-  x1 = Ops::xor3 (x1, x0, x2);
-  x3 = Ops::xor3 (x3, x2, Ops::template shl<3> (x0));
-  x1 = Ops::template rol<1> (x1);
-  x3 = Ops::template rol<7> (x3);
+  serpent_lt_head<Ops> (x0, x1, x2, x3);
   x0 = Ops::xor3 (x0 ^ Ops::key (kr_lt, 0), x1, x3);
   x2 = Ops::xor3 (x2 ^ Ops::key (kr_lt, 1), x3, Ops::template shl<7> (x1));
   x1 ^= Ops::key (kr, 1);
