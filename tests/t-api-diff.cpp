@@ -28,6 +28,7 @@
 #include "cipher-internal.h"
 #include "sysgcrypt-test.h"
 #include "testutil.h"
+#include "twin.h"
 
 using testutil::Bytes;
 using testutil::Prng;
@@ -68,112 +69,12 @@ comparable_algo (const sysgcrypt *sys, int algo)
 
 /* ---- A pair of handles driven in lockstep --------------------------- */
 
-class Twin
+/* testutil::Twin (twin.h) with this suite's ctl, whose buffer holds a
+ * pattern (or INIT) of BUFSIZE bytes, and the AEAD calls made blind.  */
+class Twin : public testutil::Twin
 {
 public:
-  Twin (const sysgcrypt *a, const sysgcrypt *b) : A (a), B (b) {}
-  ~Twin () { close (); }
-
-  /* False once a difference was reported; the caller stops then.  */
-  bool ok = true;
-  std::string trace;
-
-  void
-  note (const std::string &s)
-  {
-    trace += s;
-    trace += '\n';
-    if (trace.size () > 6000)
-      trace.erase (0, trace.size () - 4000);
-  }
-
-  void
-  mismatch (const std::string &what)
-  {
-    if (ok)
-      ADD_FAILURE () << what << "\nsequence (last calls):\n" << trace;
-    ok = false;
-  }
-
-  void
-  same_err (gcry_error_t ea, gcry_error_t eb, const char *what)
-  {
-    if (ea != eb)
-      mismatch (std::string (what) + ": gcipher " + err_str (ea)
-                + ", libgcrypt " + err_str (eb));
-  }
-
-  static std::string
-  err_str (gcry_error_t e)
-  {
-    return std::to_string (gcry_err_source (e)) + "/"
-           + std::to_string (gcry_err_code (e)) + " ("
-           + gcry_strerror (e) + ")";
-  }
-
-  bool
-  open (int algo, int mode, unsigned int flags)
-  {
-    close ();
-    note ("open algo=" + std::to_string (algo) + " mode="
-          + std::to_string (mode) + " flags=" + std::to_string (flags));
-    gcry_cipher_hd_t x = reinterpret_cast<gcry_cipher_hd_t> (1);
-    gcry_cipher_hd_t y = reinterpret_cast<gcry_cipher_hd_t> (1);
-    gcry_error_t ea = A->cipher_open (&x, algo, mode, flags);
-    gcry_error_t eb = B->cipher_open (&y, algo, mode, flags);
-    same_err (ea, eb, "open");
-    if ((x == nullptr) != (y == nullptr))
-      mismatch ("open: handle NULL-ness differs");
-    ha = ea ? nullptr : x;
-    hb = eb ? nullptr : y;
-    if (ea && ha)
-      ha = nullptr;
-    return ha && hb;
-  }
-
-  void
-  close ()
-  {
-    if (ha)
-      A->cipher_close (ha);
-    if (hb)
-      B->cipher_close (hb);
-    ha = hb = nullptr;
-  }
-
-  gcry_error_t
-  setkey (const void *key, size_t len)
-  {
-    note ("setkey len=" + std::to_string (len));
-    gcry_error_t ea = A->cipher_setkey (ha, key, len);
-    gcry_error_t eb = B->cipher_setkey (hb, key, len);
-    same_err (ea, eb, "setkey");
-    if (strip_bulk)
-      memset (&ha->bulk, 0, sizeof ha->bulk);
-    return ea;
-  }
-
-  gcry_error_t
-  setiv (const void *iv, size_t len)
-  {
-    note (std::string ("setiv ") + (iv ? "" : "NULL ") + "len="
-          + std::to_string (len));
-    gcry_error_t ea = A->cipher_setiv (ha, iv, len);
-    gcry_error_t eb = B->cipher_setiv (hb, iv, len);
-    same_err (ea, eb, "setiv");
-    return ea;
-  }
-
-  gcry_error_t
-  setctr (const void *ctr, size_t len)
-  {
-    note (std::string ("setctr ") + (ctr ? "" : "NULL ") + "len="
-          + std::to_string (len));
-    gcry_error_t ea = A->cipher_setctr (ha, ctr, len);
-    gcry_error_t eb = B->cipher_setctr (hb, ctr, len);
-    same_err (ea, eb, "setctr");
-    return ea;
-  }
+  using testutil::Twin::Twin;
 
   /* ctl with an optional in/out buffer of BUFSIZE bytes (filled with a
    * pattern, or with INIT); both buffers compared afterwards.  */
@@ -181,82 +82,12 @@ public:
   ctl (int cmd, bool with_buffer, size_t buflen, size_t bufsize = 64,
        const void *init = nullptr)
   {
-    note ("ctl cmd=" + std::to_string (cmd) + (with_buffer ? " buf" : " NULL")
-          + " buflen=" + std::to_string (buflen));
-    Bytes ba (bufsize), bb (bufsize);
+    Bytes b (bufsize);
     for (size_t i = 0; i < bufsize; i++)
-      ba[i] = bb[i] = init ? static_cast<const uint8_t *> (init)[i]
-                           : (uint8_t) (0x5a + i);
-    gcry_error_t ea = A->cipher_ctl (ha, cmd, with_buffer ? ba.data () : nullptr,
-                                     buflen);
-    gcry_error_t eb = B->cipher_ctl (hb, cmd, with_buffer ? bb.data () : nullptr,
-                                     buflen);
-    same_err (ea, eb, "ctl");
-    if (ba != bb)
-      mismatch ("ctl: buffer differs: gcipher " + testutil::hex_encode (ba)
-                + " libgcrypt " + testutil::hex_encode (bb));
-    return ea;
-  }
-
-  void
-  info (int what, bool with_buffer, bool with_nbytes)
-  {
-    note ("info what=" + std::to_string (what));
-    Bytes ba (32, 0x11), bb (32, 0x11);
-    size_t na = 77, nb = 77;
-    gcry_error_t ea = A->cipher_info (ha, what, with_buffer ? ba.data () : nullptr,
-                                      with_nbytes ? &na : nullptr);
-    gcry_error_t eb = B->cipher_info (hb, what, with_buffer ? bb.data () : nullptr,
-                                      with_nbytes ? &nb : nullptr);
-    same_err (ea, eb, "info");
-    if (na != nb || ba != bb)
-      mismatch ("info: outputs differ");
-  }
-
-  enum InMode { SEPARATE, IN_NULL, IN_EQ_OUT };
-
-  /* Encrypt or decrypt INLEN bytes of DATA with an OUTSIZE-byte output
-   * buffer (plus a guard), the input separate, in place via IN == NULL
-   * (the buffer then holds DATA's first OUTSIZE bytes and INLEN is passed
-   * through but ignored by both), or in place with IN == OUT.  */
-  gcry_error_t
-  crypt (bool enc, const uint8_t *data, size_t inlen, size_t outsize,
-         InMode inmode)
-  {
-    note (std::string (enc ? "encrypt" : "decrypt") + " inlen="
-          + std::to_string (inlen) + " outsize=" + std::to_string (outsize)
-          + (inmode == SEPARATE ? "" : inmode == IN_NULL ? " in=NULL"
-                                                          : " in=out"));
-    const size_t guard = 17;
-    size_t bufsize = outsize + guard;
-    if (inmode == IN_EQ_OUT && inlen > outsize)
-      bufsize = inlen + guard;
-    Bytes oa (bufsize), ob (bufsize);
-    for (size_t i = 0; i < bufsize; i++)
-      oa[i] = ob[i] = (uint8_t) (0xc3 ^ (i * 7));
-    if (inmode != SEPARATE && inlen)   /* DATA may be NULL then */
-      {
-        /* DATA holds INLEN bytes; in place over OUTSIZE bytes the rest
-         * of the buffer keeps its pattern.  */
-        size_t n = inmode == IN_NULL ? (outsize < inlen ? outsize : inlen)
-                                     : inlen;
-        memcpy (oa.data (), data, n);
-        memcpy (ob.data (), data, n);
-      }
-    auto fa = enc ? A->cipher_encrypt : A->cipher_decrypt;
-    auto fb = enc ? B->cipher_encrypt : B->cipher_decrypt;
-    const void *ina = inmode == SEPARATE ? data
-                      : inmode == IN_NULL ? nullptr : oa.data ();
-    const void *inb = inmode == SEPARATE ? data
-                      : inmode == IN_NULL ? nullptr : ob.data ();
-    gcry_error_t ea = fa (ha, oa.data (), outsize, ina, inlen);
-    gcry_error_t eb = fb (hb, ob.data (), outsize, inb, inlen);
-    same_err (ea, eb, enc ? "encrypt" : "decrypt");
-    if (oa != ob)
-      mismatch (std::string (enc ? "encrypt" : "decrypt")
-                + ": output differs\n gcipher   " + testutil::hex_encode (oa)
-                + "\n libgcrypt " + testutil::hex_encode (ob));
-    return ea;
+      b[i] = init ? static_cast<const uint8_t *> (init)[i]
+                  : (uint8_t) (0x5a + i);
+    return testutil::Twin::ctl (cmd, with_buffer ? b.data () : nullptr,
+                                buflen, bufsize);
   }
 
   void
@@ -264,19 +95,13 @@ public:
   {
     note ("authenticate/gettag/checktag");
     uint8_t a[16] = { 0 }, b[16] = { 0 };
-    same_err (A->cipher_authenticate (ha, a, 16),
-              B->cipher_authenticate (hb, b, 16), "authenticate");
-    same_err (A->cipher_gettag (ha, a, 16), B->cipher_gettag (hb, b, 16),
-              "gettag");
-    same_err (A->cipher_checktag (ha, a, 16), B->cipher_checktag (hb, b, 16),
-              "checktag");
+    same (A->cipher_authenticate (ha, a, 16),
+          B->cipher_authenticate (hb, b, 16), "authenticate");
+    same (A->cipher_gettag (ha, a, 16), B->cipher_gettag (hb, b, 16),
+          "gettag");
+    same (A->cipher_checktag (ha, a, 16), B->cipher_checktag (hb, b, 16),
+          "checktag");
   }
-
-  const sysgcrypt *A, *B;
-  gcry_cipher_hd_t ha = nullptr, hb = nullptr;
-  /* Clear gcipher's bulk table after each setkey, so the modes' own
-   * per-block code runs (A must be gcipher then).  */
-  bool strip_bulk = false;
 };
 
 Bytes
@@ -1025,7 +850,7 @@ TEST_F (ApiDiff, FuzzSivAtMost126AdStrings)
       for (int round = 0; round < 2; round++)
         {
           for (int i = 0; i < 128; i++)
-            t.same_err (gcry_cipher_authenticate (t.ha, ad.data (), 1 + i % 5),
+            t.same (gcry_cipher_authenticate (t.ha, ad.data (), 1 + i % 5),
                         sys->cipher_authenticate (t.hb, ad.data (), 1 + i % 5),
                         "authenticate");
           t.setiv (ad.data (), 5);
