@@ -25,6 +25,7 @@
 #include "cipher-internal.h"
 #include "sysgcrypt-test.h"
 #include "testutil.h"
+#include "twin.h"
 
 using testutil::Bytes;
 using testutil::Prng;
@@ -493,175 +494,7 @@ TEST (XtsOcb, BulkVsPerBlock)
 /* ---- Differential against the system libgcrypt ------------------------ */
 
 /* Two handles (A = gcipher, B = system) driven call for call.  */
-struct Twin
-{
-  const sysgcrypt *A, *B;
-  gcry_cipher_hd_t ha = nullptr, hb = nullptr;
-  bool strip_bulk = false;
-  bool ok = true;
-  std::string trace;
-  Bytes last_tag;
-
-  Twin (const sysgcrypt *a, const sysgcrypt *b) : A (a), B (b) {}
-  ~Twin () { close (); }
-
-  void
-  note (const std::string &s)
-  {
-    trace += s + "\n";
-    if (trace.size () > 5000)
-      trace.erase (0, trace.find ('\n', trace.size () - 3500) + 1);
-  }
-
-  void
-  fail (const std::string &what)
-  {
-    if (ok)
-      ADD_FAILURE () << what << "\nlast calls:\n" << trace;
-    ok = false;
-  }
-
-  void
-  same (gcry_error_t ea, gcry_error_t eb, const char *what)
-  {
-    if (ea != eb)
-      fail (std::string (what) + ": gcipher " + std::to_string (ea)
-            + " (" + gcry_strerror (ea) + "), libgcrypt "
-            + std::to_string (eb) + " (" + gcry_strerror (eb) + ")");
-  }
-
-  void
-  same_bytes (const Bytes &a, const Bytes &b, const char *what)
-  {
-    if (a != b)
-      fail (std::string (what) + " differs\n gcipher   " + hex_encode (a)
-            + "\n libgcrypt " + hex_encode (b));
-  }
-
-  bool
-  open (int algo, int mode)
-  {
-    close ();
-    note ("open " + std::to_string (algo) + " " + std::to_string (mode));
-    same (A->cipher_open (&ha, algo, mode, 0),
-          B->cipher_open (&hb, algo, mode, 0), "open");
-    return ha && hb;
-  }
-
-  void
-  close ()
-  {
-    if (ha)
-      A->cipher_close (ha);
-    if (hb)
-      B->cipher_close (hb);
-    ha = hb = nullptr;
-  }
-
-  void
-  setkey (const Bytes &k, size_t len)
-  {
-    note ("setkey " + std::to_string (len));
-    same (A->cipher_setkey (ha, k.data (), len),
-          B->cipher_setkey (hb, k.data (), len), "setkey");
-    if (strip_bulk)
-      memset (&ha->bulk, 0, sizeof ha->bulk);
-  }
-
-  void
-  setiv (const uint8_t *iv, size_t len)
-  {
-    note (std::string ("setiv ") + (iv ? "" : "NULL ") + std::to_string (len));
-    same (A->cipher_setiv (ha, iv, len), B->cipher_setiv (hb, iv, len),
-          "setiv");
-  }
-
-  void
-  setctr (const uint8_t *ctr, size_t len)
-  {
-    note ("setctr " + std::to_string (len));
-    same (A->cipher_setctr (ha, ctr, len), B->cipher_setctr (hb, ctr, len),
-          "setctr");
-  }
-
-  void
-  ctl (int cmd, void *buf, size_t len)
-  {
-    note ("ctl " + std::to_string (cmd) + " len " + std::to_string (len)
-          + (buf ? " val " + std::to_string (*(int *) buf) : ""));
-    same (A->cipher_ctl (ha, cmd, buf, len), B->cipher_ctl (hb, cmd, buf, len),
-          "ctl");
-  }
-
-  void
-  taglen_info ()
-  {
-    note ("info GET_TAGLEN");
-    size_t na = 99, nb = 99;
-    same (A->cipher_info (ha, GCRYCTL_GET_TAGLEN, nullptr, &na),
-          B->cipher_info (hb, GCRYCTL_GET_TAGLEN, nullptr, &nb), "info");
-    if (na != nb)
-      fail ("info: taglen differs");
-  }
-
-  void
-  authenticate (const Bytes &ad)
-  {
-    note ("authenticate " + std::to_string (ad.size ()));
-    same (A->cipher_authenticate (ha, ad.data (), ad.size ()),
-          B->cipher_authenticate (hb, ad.data (), ad.size ()),
-          "authenticate");
-  }
-
-  /* INMODE 0: separate input, 1: in place via IN == NULL, 2: IN == OUT. */
-  void
-  crypt (bool enc, const Bytes &data, size_t inlen, size_t outsize,
-         int inmode)
-  {
-    note (std::string (enc ? "encrypt" : "decrypt") + " in "
-          + std::to_string (inlen) + " out " + std::to_string (outsize)
-          + " mode " + std::to_string (inmode));
-    size_t bufsize = std::max (outsize, inlen) + 9;
-    Bytes oa (bufsize, 0xa5), ob (bufsize, 0xa5);
-    if (inmode && !data.empty ())   /* data.data () may be NULL */
-      {
-        memcpy (oa.data (), data.data (), std::min (data.size (), bufsize));
-        memcpy (ob.data (), data.data (), std::min (data.size (), bufsize));
-      }
-    auto fa = enc ? A->cipher_encrypt : A->cipher_decrypt;
-    auto fb = enc ? B->cipher_encrypt : B->cipher_decrypt;
-    const void *ia = inmode == 0 ? data.data () : inmode == 1 ? nullptr
-                                                              : oa.data ();
-    const void *ib = inmode == 0 ? data.data () : inmode == 1 ? nullptr
-                                                              : ob.data ();
-    same (fa (ha, oa.data (), outsize, ia, inlen),
-          fb (hb, ob.data (), outsize, ib, inlen), enc ? "encrypt"
-                                                       : "decrypt");
-    same_bytes (oa, ob, enc ? "encrypt output" : "decrypt output");
-  }
-
-  void
-  gettag (size_t len)
-  {
-    note ("gettag " + std::to_string (len));
-    Bytes ta (len + 8, 0x3c), tb (len + 8, 0x3c);
-    same (A->cipher_gettag (ha, ta.data (), len),
-          B->cipher_gettag (hb, tb.data (), len), "gettag");
-    same_bytes (ta, tb, "tag");
-    last_tag.assign (tb.begin (), tb.begin () + len);
-  }
-
-  void
-  checktag (const Bytes &tag)
-  {
-    note ("checktag " + std::to_string (tag.size ()) + " "
-          + hex_encode (tag));
-    Bytes t = tag;
-    t.resize (tag.size () + 16);   /* Never read past the buffer.  */
-    same (A->cipher_checktag (ha, t.data (), tag.size ()),
-          B->cipher_checktag (hb, t.data (), tag.size ()), "checktag");
-  }
-};
+using testutil::Twin;
 
 class Diff : public SysgcryptTest {};
 
@@ -708,7 +541,7 @@ xts_sequence (Twin &t, Prng &rng, int steps)
         {
           int tl = 16;
           t.ctl (GCRYCTL_SET_TAGLEN, &tl, sizeof tl);
-          t.taglen_info ();
+          t.info (GCRYCTL_GET_TAGLEN, false);
           Bytes ad (16);
           t.authenticate (ad);
           t.gettag (16);
@@ -719,7 +552,8 @@ xts_sequence (Twin &t, Prng &rng, int steps)
                                      : rng.below (rng.below (2) ? 20 : 600);
           size_t outsize = rng.below (6) ? len : rng.below (len + 2);
           Bytes data = rng.bytes (std::max (len, outsize) + 16);
-          t.crypt (rng.below (2), data, len, outsize, (int) rng.below (3));
+          t.crypt (rng.below (2), data, len, outsize,
+                   (Twin::InMode) rng.below (3));
         }
     }
 }
@@ -762,7 +596,7 @@ ocb_sequence (Twin &t, Prng &rng, int steps)
           static const int tls[] = { 8, 12, 16, 0, 4, 9, 15, 17, 32, -1 };
           int tl = tls[rng.below (rng.below (3) ? 3 : 10)];
           t.ctl (GCRYCTL_SET_TAGLEN, &tl, sizeof tl);
-          t.taglen_info ();
+          t.info (GCRYCTL_GET_TAGLEN, false);
         }
       else if (op < 24)
         {
@@ -780,7 +614,8 @@ ocb_sequence (Twin &t, Prng &rng, int steps)
                                      : rng.below (rng.below (2) ? 40 : 400);
           size_t outsize = rng.below (8) ? len : rng.below (len + 2);
           Bytes data = rng.bytes (std::max (len, outsize) + 16);
-          t.crypt (rng.below (2), data, len, outsize, (int) rng.below (3));
+          t.crypt (rng.below (2), data, len, outsize,
+                   (Twin::InMode) rng.below (3));
         }
       else if (op < 88)
         t.gettag (rng.below (5) ? 16 : rng.below (20));
@@ -864,12 +699,13 @@ TEST_F (Diff, OcbSplitsAndTags)
           size_t n = 16 * rng.below (8);
           if (done + n >= total)
             break;
-          t.crypt (enc, rng.bytes (n), n, n, (int) rng.below (3));
+          t.crypt (enc, rng.bytes (n), n, n, (Twin::InMode) rng.below (3));
           done += n;
         }
       t.ctl (GCRYCTL_FINALIZE, nullptr, 0);
       size_t rest = total - done;
-      t.crypt (enc, rng.bytes (rest), rest, rest, (int) rng.below (3));
+      t.crypt (enc, rng.bytes (rest), rest, rest,
+               (Twin::InMode) rng.below (3));
       if (rng.below (2))
         {
           t.gettag (16);
@@ -908,7 +744,7 @@ TEST_F (Diff, XtsLimits)
   t.setiv (iv, 16);
   Bytes d (64, 7);
   for (int i = 0; i < 3; i++)
-    t.crypt (i & 1, d, 33, 33, 0);
+    t.crypt (i & 1, d, 33, 33, Twin::SEPARATE);
   EXPECT_TRUE (t.ok);
 }
 
