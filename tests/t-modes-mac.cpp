@@ -29,6 +29,7 @@
 #include "cipher-internal.h"
 #include "sysgcrypt.h"
 #include "testutil.h"
+#include "twin.h"
 
 using testutil::Bytes;
 using testutil::Prng;
@@ -776,33 +777,16 @@ TEST (ModesMac, PathsAgree)
 
 /* ---- Differential call sequences against the system libgcrypt -------- */
 
-class Twin
+/* testutil::Twin (twin.h) of gcipher and SYS, with CCM's lengths call,
+ * a crypt in place or not, and statistics: every compared result is
+ * counted and its code added to the trace.  */
+class Twin : public testutil::Twin
 {
 public:
-  explicit Twin (const sysgcrypt *sys) : B (sys) {}
-  ~Twin () { close (); }
-
-  bool ok = true;
-  std::string trace;
+  explicit Twin (const sysgcrypt *sys) : testutil::Twin (&ours, sys) {}
 
   void
-  note (const std::string &s)
-  {
-    trace += s + "\n";
-    if (trace.size () > 5000)
-      trace.erase (0, trace.size () - 3500);
-  }
-
-  void
-  mismatch (const std::string &what)
-  {
-    if (ok)
-      ADD_FAILURE () << what << "\nsequence (last calls):\n" << trace;
-    ok = false;
-  }
-
-  void
-  same (gcry_error_t a, gcry_error_t b, const char *what)
+  same (gcry_error_t a, gcry_error_t b, const char *what) override
   {
     if (!b && !strcmp (what, "gettag"))
       stats[0]++;
@@ -813,61 +797,9 @@ public:
     else if (!b && (!strcmp (what, "encrypt") || !strcmp (what, "decrypt")))
       stats[3]++;
     if (!trace.empty () && trace.back () == '\n')
-      trace.insert (trace.size () - 1, " -> " + std::to_string (gcry_err_code (b)));
-    if (a != b)
-      mismatch (std::string (what) + ": gcipher " + std::to_string (gcry_err_code (a))
-                + ", libgcrypt " + std::to_string (gcry_err_code (b)));
-  }
-
-  bool
-  open (int algo, int mode, unsigned flags)
-  {
-    close ();
-    note ("open " + std::to_string (algo) + " " + std::to_string (mode) + " "
-          + std::to_string (flags));
-    same (ours.cipher_open (&ha, algo, mode, flags),
-          B->cipher_open (&hb, algo, mode, flags), "open");
-    return ha && hb;
-  }
-
-  void
-  close ()
-  {
-    if (ha)
-      ours.cipher_close (ha);
-    if (hb)
-      B->cipher_close (hb);
-    ha = hb = nullptr;
-  }
-
-  gcry_error_t
-  setkey (const Bytes &key, size_t len)
-  {
-    note ("setkey " + std::to_string (len));
-    gcry_error_t e = ours.cipher_setkey (ha, key.data (), len);
-    same (e, B->cipher_setkey (hb, key.data (), len), "setkey");
-    if (strip)
-      memset (&ha->bulk, 0, sizeof ha->bulk);
-    return e;
-  }
-
-  void
-  setiv (const uint8_t *iv, size_t len)
-  {
-    note (std::string ("setiv ") + (iv ? "" : "NULL ") + std::to_string (len));
-    same (ours.cipher_setiv (ha, iv, len), B->cipher_setiv (hb, iv, len),
-          "setiv");
-  }
-
-  void
-  ctl (int cmd, void *buf, size_t len)
-  {
-    note ("ctl " + std::to_string (cmd) + " len " + std::to_string (len));
-    Bytes copy (static_cast<uint8_t *> (buf),
-                static_cast<uint8_t *> (buf) + (buf ? len : 0));
-    copy.resize (len + 1);  /* Never NULL when BUF is not.  */
-    same (ours.cipher_ctl (ha, cmd, buf, len),
-          B->cipher_ctl (hb, cmd, buf ? copy.data () : nullptr, len), "ctl");
+      trace.insert (trace.size () - 1,
+                    " -> " + std::to_string (gcry_err_code (b)));
+    testutil::Twin::same (a, b, what);
   }
 
   void
@@ -876,94 +808,19 @@ public:
     note ("lengths " + std::to_string (a) + " " + std::to_string (b) + " "
           + std::to_string (t));
     uint64_t p[4] = { a, b, t, 0 }, q[4] = { a, b, t, 0 };
-    same (ours.cipher_ctl (ha, GCRYCTL_SET_CCM_LENGTHS, p, buflen),
+    same (A->cipher_ctl (ha, GCRYCTL_SET_CCM_LENGTHS, p, buflen),
           B->cipher_ctl (hb, GCRYCTL_SET_CCM_LENGTHS, q, buflen), "lengths");
   }
 
-  void
-  info (int what, bool buf)
-  {
-    note ("info " + std::to_string (what));
-    uint8_t ba[8] = { 0 }, bb[8] = { 0 };
-    size_t na = 77, nb = 77;
-    same (ours.cipher_info (ha, what, buf ? ba : nullptr, &na),
-          B->cipher_info (hb, what, buf ? bb : nullptr, &nb), "info");
-    if (na != nb || memcmp (ba, bb, 8))
-      mismatch ("info outputs differ: " + std::to_string (na) + " "
-                + hex_encode (ba, 8) + " vs " + std::to_string (nb) + " "
-                + hex_encode (bb, 8));
-  }
-
-  void
-  auth (const uint8_t *p, size_t len)
-  {
-    note (std::string ("auth ") + (p ? "" : "NULL ") + std::to_string (len));
-    same (ours.cipher_authenticate (ha, p, len),
-          B->cipher_authenticate (hb, p, len), "auth");
-  }
-
-  /* Output buffers compared in full (with a guard).  */
+  /* Output buffers compared in full (with a guard); INPLACE: IN == OUT.  */
   void
   crypt (bool enc, const uint8_t *in, size_t inlen, size_t outsize,
          bool inplace)
   {
-    note (std::string (enc ? "encrypt " : "decrypt ") + std::to_string (inlen)
-          + " out " + std::to_string (outsize) + (inplace ? " inplace" : ""));
-    size_t n = (inplace ? std::max (inlen, outsize) : outsize) + 16;
-    Bytes oa (n), ob (n);
-    for (size_t i = 0; i < n; i++)
-      oa[i] = ob[i] = (uint8_t) (0xa5 ^ i);
-    if (inplace && inlen)   /* IN may be NULL when INLEN is 0 */
-      {
-        memcpy (oa.data (), in, inlen);
-        memcpy (ob.data (), in, inlen);
-      }
-    auto fa = enc ? ours.cipher_encrypt : ours.cipher_decrypt;
-    auto fb = enc ? B->cipher_encrypt : B->cipher_decrypt;
-    same (fa (ha, oa.data (), outsize, inplace ? oa.data () : in, inlen),
-          fb (hb, ob.data (), outsize, inplace ? ob.data () : in, inlen),
-          enc ? "encrypt" : "decrypt");
-    if (oa != ob)
-      {
-        size_t i = 0;
-        while (oa[i] == ob[i])
-          i++;
-        size_t n = std::min ((size_t) 48, oa.size () - i);
-        mismatch (std::string (enc ? "encrypt" : "decrypt")
-                  + " output differs from byte " + std::to_string (i)
-                  + "\n gcipher   " + hex_encode (oa.data () + i, n)
-                  + "\n libgcrypt " + hex_encode (ob.data () + i, n));
-      }
-    last_out = Bytes (oa.begin (), oa.begin () + std::min (inlen, outsize));
+    testutil::Twin::crypt (enc, in, inlen, outsize,
+                           inplace ? IN_EQ_OUT : SEPARATE);
   }
 
-  void
-  gettag (size_t len)
-  {
-    note ("gettag " + std::to_string (len));
-    Bytes ta (len + 8, 0xee), tb (len + 8, 0xee);
-    same (ours.cipher_gettag (ha, ta.data (), len),
-          B->cipher_gettag (hb, tb.data (), len), "gettag");
-    if (ta != tb)
-      mismatch ("gettag output differs " + hex_encode (ta) + " vs "
-                + hex_encode (tb));
-    last_tag = Bytes (ta.begin (), ta.begin () + len);
-  }
-
-  void
-  checktag (const Bytes &tag, size_t len)
-  {
-    note ("checktag " + std::to_string (len));
-    Bytes t = tag;
-    t.resize (std::max (len, (size_t) 1), 0);
-    same (ours.cipher_checktag (ha, t.data (), len),
-          B->cipher_checktag (hb, t.data (), len), "checktag");
-  }
-
-  const sysgcrypt *B;
-  gcry_cipher_hd_t ha = nullptr, hb = nullptr;
-  bool strip = false;
-  Bytes last_out, last_tag;
   /* Successful gettag, checktag; GPG_ERR_CHECKSUM; successful data.  */
   int stats[4] = {};
 };
@@ -1016,7 +873,7 @@ random_sequence (Twin &t, Prng &rng, int mode, int steps)
                                    (size_t) rng.below (rng.below (2) ? 40 : 20000));
               if (rng.below (30) == 0)
                 n = alen - off + 1;  /* Too much.  */
-              t.auth (aad.data () + off, n);
+              t.authenticate (aad.data () + off, n);
               if (off + n <= alen)
                 off += n;
               else
@@ -1091,9 +948,9 @@ random_sequence (Twin &t, Prng &rng, int mode, int steps)
            * length itself (GPG_ERR_INV_ARG), before the mode's state
            * checks, which libgcrypt's EAX/SIV/CCM do first.  */
           if (rng.below (10))
-            t.auth (src, len);
+            t.authenticate (src, len);
           else
-            t.auth (nullptr, 0);
+            t.authenticate (nullptr, 0);
           if (len <= aad_left)
             aad_left -= len;
         }
@@ -1194,7 +1051,7 @@ TEST (ModesMac, DifferentialSequences)
                         GCRY_CIPHER_MODE_SIV, GCRY_CIPHER_MODE_AESWRAP })
         {
           Twin t (sys);
-          t.strip = strip;
+          t.strip_bulk = strip;
           Prng rng (0x7365710000000000ull + (uint64_t) mode);
           for (int r = 0; r < 300 && t.ok; r++)
             random_sequence (t, rng, mode, 40);
@@ -1237,7 +1094,7 @@ TEST (ModesMac, DifferentialEaxKeyTables)
       for (size_t kl : { 16, 24, 32 })
         {
           Twin t (sys);
-          t.strip = strip;
+          t.strip_bulk = strip;
           ASSERT_TRUE (t.open (GCRY_CIPHER_AES, GCRY_CIPHER_MODE_EAX, 0));
           t.setkey (k1, kl);
           /* Empty everything, with and without setiv.  */
@@ -1245,7 +1102,7 @@ TEST (ModesMac, DifferentialEaxKeyTables)
           t.setiv (nonce.data (), 0);
           t.gettag (16);
           t.setiv (nullptr, 0);
-          t.auth (hdr.data (), 0);
+          t.authenticate (hdr.data (), 0);
           t.crypt (true, msg.data (), 0, 0, false);
           t.gettag (16);
           /* Nonce lengths around the block size, empty header.  */
@@ -1258,11 +1115,11 @@ TEST (ModesMac, DifferentialEaxKeyTables)
           /* Re-key between setiv and the header, the data, the tag.  */
           t.setiv (nonce.data (), 16);
           t.setkey (k2, kl);
-          t.auth (hdr.data (), 20);
+          t.authenticate (hdr.data (), 20);
           t.crypt (true, msg.data (), 40, 40, false);
           t.gettag (16);
           t.setiv (nonce.data (), 16);
-          t.auth (hdr.data (), 33);
+          t.authenticate (hdr.data (), 33);
           t.setkey (k1, kl);
           t.crypt (true, msg.data (), 40, 40, true);
           t.gettag (16);
@@ -1276,9 +1133,9 @@ TEST (ModesMac, DifferentialEaxKeyTables)
           /* Several headers, before and after the data.  */
           t.setiv (nonce.data (), 12);
           for (size_t a : { 0, 1, 16, 15, 0, 38 })
-            t.auth (hdr.data (), a);
+            t.authenticate (hdr.data (), a);
           t.crypt (true, msg.data (), 33, 33, false);
-          t.auth (hdr.data (), 5);
+          t.authenticate (hdr.data (), 5);
           t.crypt (true, msg.data () + 33, 16, 16, false);
           t.gettag (16);
           /* A failed setkey, then a good one.  */
@@ -1294,7 +1151,7 @@ TEST (ModesMac, DifferentialEaxKeyTables)
               {
                 const bool inplace = (cut & 1) != 0;
                 t.setiv (nonce.data (), 16);
-                t.auth (hdr.data (), cut % 40);
+                t.authenticate (hdr.data (), cut % 40);
                 t.crypt (enc, msg.data (), cut, cut, inplace);
                 t.crypt (enc, msg.data () + cut, msg.size () - cut,
                          msg.size () - cut, inplace);
@@ -1334,7 +1191,7 @@ TEST (ModesMac, DifferentialKeysAndOpen)
           t.crypt (true, d.data (), 32, 40, false);
           if (mode == GCRY_CIPHER_MODE_CCM)
             {
-              t.auth (d.data (), 0);
+              t.authenticate (d.data (), 0);
               t.gettag (8);
               t.setiv (d.data (), 13);
             }
