@@ -26,6 +26,7 @@
 #include "poly1305.h"
 #include "sysgcrypt-test.h"
 #include "testutil.h"
+#include "twin.h"
 
 using testutil::Bytes;
 using testutil::Prng;
@@ -622,40 +623,13 @@ TEST_F (Stream, InterposerServesStreamModes)
 
 /* ---- Differential against the system libgcrypt ----------------------- */
 
-/* Two handles in lockstep; the first difference fails the test with the
- * call trace.  */
-class Twin
+/* testutil::Twin (twin.h) of libraries A and B, with Poly1305's handle
+ * without a key (keyless_mac_call) and the stream calls that take it
+ * into account.  */
+class Twin : public testutil::Twin
 {
 public:
-  Twin (const sysgcrypt &a, const sysgcrypt &b) : A (a), B (b) {}
-  ~Twin () { close (); }
-  bool ok = true;
-  std::string trace;
-
-  void
-  note (const std::string &s)
-  {
-    trace += s + "\n";
-    if (trace.size () > 8000)
-      trace.erase (0, trace.size () - 6000);
-  }
-
-  void
-  fail (const std::string &what)
-  {
-    if (ok)
-      ADD_FAILURE () << what << "\ncalls:\n" << trace;
-    ok = false;
-  }
-
-  void
-  same (gcry_error_t a, gcry_error_t b, const char *what)
-  {
-    if (a != b)
-      fail (std::string (what) + ": gcipher " + std::to_string (a)
-            + " (" + gcry_strerror (a) + "), libgcrypt " + std::to_string (b)
-            + " (" + gcry_strerror (b) + ")");
-  }
+  Twin (const sysgcrypt &a, const sysgcrypt &b) : testutil::Twin (&a, &b) {}
 
   /* A Poly1305 handle without a key: gcipher refuses every call that
    * needs the key with GPG_ERR_MISSING_KEY (doc/gcipher.md "Error
@@ -682,37 +656,18 @@ public:
   bool
   open (int algo, int mode, unsigned int flags = 0)
   {
-    close ();
     mode_ = mode;
     keyed_ = false;
     diverged_ = false;
-    note ("open " + std::to_string (algo) + " " + std::to_string (mode));
-    gcry_error_t ea = A.cipher_open (&ha, algo, mode, flags);
-    gcry_error_t eb = B.cipher_open (&hb, algo, mode, flags);
-    same (ea, eb, "open");
-    if (ea)
-      ha = nullptr;
-    if (eb)
-      hb = nullptr;
-    return ha && hb;
-  }
-
-  void
-  close ()
-  {
-    if (ha)
-      A.cipher_close (ha);
-    if (hb)
-      B.cipher_close (hb);
-    ha = hb = nullptr;
+    return testutil::Twin::open (algo, mode, flags);
   }
 
   gcry_error_t
   setkey (const Bytes &k)
   {
     note ("setkey " + std::to_string (k.size ()));
-    gcry_error_t ea = A.cipher_setkey (ha, k.data (), k.size ());
-    gcry_error_t eb = B.cipher_setkey (hb, k.data (), k.size ());
+    gcry_error_t ea = A->cipher_setkey (ha, k.data (), k.size ());
+    gcry_error_t eb = B->cipher_setkey (hb, k.data (), k.size ());
     if (!diverged_)
       same (ea, eb, "setkey");
     keyed_ = !ea;
@@ -723,26 +678,10 @@ public:
   setiv (const uint8_t *iv, size_t len)
   {
     note (std::string ("setiv ") + (iv ? "" : "NULL ") + std::to_string (len));
-    gcry_error_t ea = A.cipher_setiv (ha, iv, len),
-                 eb = B.cipher_setiv (hb, iv, len);
+    gcry_error_t ea = A->cipher_setiv (ha, iv, len),
+                 eb = B->cipher_setiv (hb, iv, len);
     if (!diverged_ && !keyless_mac_call (ea, eb, "setiv"))
       same (ea, eb, "setiv");
-  }
-
-  void
-  setctr (const uint8_t *ctr, size_t len)
-  {
-    note ("setctr " + std::to_string (len));
-    same (A.cipher_setctr (ha, ctr, len), B.cipher_setctr (hb, ctr, len),
-          "setctr");
-  }
-
-  void
-  reset ()
-  {
-    note ("reset");
-    same (A.cipher_ctl (ha, GCRYCTL_RESET, nullptr, 0),
-          B.cipher_ctl (hb, GCRYCTL_RESET, nullptr, 0), "reset");
   }
 
   /* IN of LEN bytes into an OUTSIZE buffer (in place when IN is NULL:
@@ -755,8 +694,8 @@ public:
           + (inplace ? " in place" : ""));
     Bytes oa (outsize + 8, 0xcc), ob (outsize + 8, 0xcc);
     gcry_error_t ea, eb;
-    auto fa = enc ? A.cipher_encrypt : A.cipher_decrypt;
-    auto fb = enc ? B.cipher_encrypt : B.cipher_decrypt;
+    auto fa = enc ? A->cipher_encrypt : A->cipher_decrypt;
+    auto fb = enc ? B->cipher_encrypt : B->cipher_decrypt;
     if (inplace)
       {
         if (!data.empty ())   /* data.data () may be NULL */
@@ -775,17 +714,15 @@ public:
     if (diverged_)
       return;
     same (ea, eb, enc ? "encrypt" : "decrypt");
-    if (oa != ob)
-      fail ("output differs:\n gcipher   " + hex_encode (oa)
-            + "\n libgcrypt " + hex_encode (ob));
+    same_bytes (oa, ob, "output");
   }
 
   void
   authenticate (const Bytes &ad)
   {
     note ("authenticate " + std::to_string (ad.size ()));
-    gcry_error_t ea = A.cipher_authenticate (ha, ad.data (), ad.size ());
-    gcry_error_t eb = B.cipher_authenticate (hb, ad.data (), ad.size ());
+    gcry_error_t ea = A->cipher_authenticate (ha, ad.data (), ad.size ());
+    gcry_error_t eb = B->cipher_authenticate (hb, ad.data (), ad.size ());
     if (!diverged_ && !keyless_mac_call (ea, eb, "authenticate"))
       same (ea, eb, "authenticate");
   }
@@ -795,8 +732,8 @@ public:
   {
     note ("gettag " + std::to_string (len));
     Bytes ta (len + 8, 0xdd), tb (len + 8, 0xdd);
-    gcry_error_t ea = A.cipher_gettag (ha, ta.data (), len);
-    gcry_error_t eb = B.cipher_gettag (hb, tb.data (), len);
+    gcry_error_t ea = A->cipher_gettag (ha, ta.data (), len);
+    gcry_error_t eb = B->cipher_gettag (hb, tb.data (), len);
     if (diverged_ || keyless_mac_call (ea, eb, "gettag"))
       {
         /* Never a tag without a key.  */
@@ -806,9 +743,7 @@ public:
         return;
       }
     same (ea, eb, "gettag");
-    if (ta != tb)
-      fail ("tag differs: gcipher " + hex_encode (ta) + " libgcrypt "
-            + hex_encode (tb));
+    same_bytes (ta, tb, "tag");
   }
 
   /* checktag with the tag libgcrypt's handle would give (or a corrupted
@@ -817,34 +752,13 @@ public:
   checktag (const Bytes &tag)
   {
     note ("checktag " + std::to_string (tag.size ()));
-    gcry_error_t ea = A.cipher_checktag (ha, tag.data (), tag.size ());
-    gcry_error_t eb = B.cipher_checktag (hb, tag.data (), tag.size ());
+    gcry_error_t ea = A->cipher_checktag (ha, tag.data (), tag.size ());
+    gcry_error_t eb = B->cipher_checktag (hb, tag.data (), tag.size ());
     if (!diverged_ && !keyless_mac_call (ea, eb, "checktag"))
       same (ea, eb, "checktag");
   }
 
-  void
-  info_taglen ()
-  {
-    size_t na = 99, nb = 99;
-    same (A.cipher_info (ha, GCRYCTL_GET_TAGLEN, nullptr, &na),
-          B.cipher_info (hb, GCRYCTL_GET_TAGLEN, nullptr, &nb), "info taglen");
-    if (na != nb)
-      fail ("taglen differs");
-  }
-
-  void
-  set_taglen (int len)
-  {
-    same (A.cipher_ctl (ha, GCRYCTL_SET_TAGLEN, &len, sizeof len),
-          B.cipher_ctl (hb, GCRYCTL_SET_TAGLEN, &len, sizeof len),
-          "set taglen");
-  }
-
-  gcry_cipher_hd_t ha = nullptr, hb = nullptr;
-
 private:
-  const sysgcrypt &A, &B;
   int mode_ = 0;
   bool keyed_ = false;      /* gcipher's last setkey succeeded.  */
   bool diverged_ = false;   /* See keyless_mac_call.  */
@@ -869,8 +783,9 @@ TEST_F (StreamDiff, OpenInfoNames)
             if (t.ha && t.hb && algo != GCRY_CIPHER_AES
                 && algo != GCRY_CIPHER_SERPENT128)
               {
-                t.info_taglen ();
-                t.set_taglen (16);
+                int taglen = 16;
+                t.info (GCRYCTL_GET_TAGLEN, false);
+                t.ctl (GCRYCTL_SET_TAGLEN, &taglen, sizeof taglen);
                 Bytes x (16, 1);
                 t.authenticate (x);
                 t.gettag (16);
@@ -1012,7 +927,7 @@ TEST_F (StreamDiff, RandomStreamSequences)
                 random_setiv (t, rng, algo == GCRY_CIPHER_CHACHA20);
               break;
             case 2:
-              t.reset ();
+              t.ctl (GCRYCTL_RESET, nullptr, 0);
               break;
             case 3:
               {
@@ -1081,7 +996,7 @@ TEST_F (StreamDiff, RandomPoly1305Sequences)
             break;
           case 3:
             if (rng.below (3) == 0)
-              t.reset ();
+              t.ctl (GCRYCTL_RESET, nullptr, 0);
             break;
           case 4:
           case 5:
@@ -1115,7 +1030,7 @@ TEST_F (StreamDiff, RandomPoly1305Sequences)
               break;
             }
           case 8:
-            t.info_taglen ();
+            t.info (GCRYCTL_GET_TAGLEN, false);
             break;
           default:
             {
