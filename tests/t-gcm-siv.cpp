@@ -42,6 +42,7 @@
 #include "cipher-gcm-siv.h"
 #include "sysgcrypt.h"
 #include "testutil.h"
+#include "twin.h"
 
 using testutil::Bytes;
 using testutil::Prng;
@@ -909,27 +910,22 @@ TEST (GcmSiv, PathsAgree)
 
 /* ---- Differential call sequences ----------------------------------------- */
 
-struct Twin
-{
-  const sysgcrypt *lib;
-  gcry_cipher_hd_t h = nullptr;
-};
-
 struct Step
 {
   gcry_err_code_t err;
   Bytes out;
 };
 
+/* A random call sequence on a GCM-SIV handle in gcipher and one in the
+ * system libgcrypt (a testutil::Twin): each call's error code and output
+ * compared, the first difference reported with the calls before it.  */
 class Sequence
 {
 public:
   Sequence (const sysgcrypt *sys, Prng &rng, int algo)
-    : sys_ (sys), rng_ (rng)
+    : twin_ (&ours, sys), rng_ (rng)
   {
-    gcry_error_t a = ours.cipher_open (&mine_, algo, MODE, 0);
-    gcry_error_t b = sys->cipher_open (&theirs_, algo, MODE, 0);
-    EXPECT_EQ (a, b);
+    twin_.open (algo, MODE);
     aadpool_ = rng.bytes (600);
     ptpool_ = rng.bytes (5000);
     nonces_[0] = rng.bytes (12);
@@ -937,25 +933,19 @@ public:
     keys_[0] = rng.bytes (32);
     keys_[1] = rng.bytes (32);
   }
-  ~Sequence ()
-  {
-    ours.cipher_close (mine_);
-    sys_->cipher_close (theirs_);
-  }
-
   /* One call on both; false (and a failure) when they differ.  */
   template <typename F>
   bool
   both (const std::string &what, F call)
   {
-    Step a = call (&ours, mine_), b = call (sys_, theirs_);
-    trace_ += what + " -> " + std::to_string (a.err) + "\n";
+    Step a = call (twin_.A, twin_.ha), b = call (twin_.B, twin_.hb);
+    twin_.note (what + " -> " + std::to_string (a.err));
     if (a.err != b.err || a.out != b.out)
       {
-        ADD_FAILURE () << "differs at " << what << ": ours err " << a.err
-                       << " out " << hex_encode (a.out) << "\n system err "
-                       << b.err << " out " << hex_encode (b.out)
-                       << "\n sequence:\n" << trace_;
+        twin_.fail ("differs at " + what + ": ours err "
+                    + std::to_string (a.err) + " out " + hex_encode (a.out)
+                    + "\n system err " + std::to_string (b.err) + " out "
+                    + hex_encode (b.out));
         return false;
       }
     last_ = a;
@@ -1183,12 +1173,10 @@ public:
   }
 
 private:
-  const sysgcrypt *sys_;
+  testutil::Twin twin_;      /* The handles and the trace.  */
   Prng &rng_;
-  gcry_cipher_hd_t mine_ = nullptr, theirs_ = nullptr;
   Bytes aadpool_, ptpool_, nonces_[2], keys_[2], ct_, tag_ = Bytes (16, 0);
   Step last_;
-  std::string trace_;
   size_t aadlen_ = 0;
   int nonce_ = 0;
   bool keyed_ = false;
