@@ -719,6 +719,30 @@ TEST_F (Diff, OcbSplitsAndTags)
   EXPECT_TRUE (t.ok);
 }
 
+/* An odd XTS key (Key1 || Key2 cannot be split, IEEE 1619-2018 5.1) is
+ * refused before the handle is touched: the previous key stays in use,
+ * as in libgcrypt (cipher_mode_ops::keylen_check).  */
+TEST_F (Diff, XtsOddKeyKeepsThePreviousKey)
+{
+  Twin t (&ours, sys);
+  for (int algo : aes_algos)
+    for (size_t odd : { (size_t) 1, (size_t) 31, (size_t) 33, (size_t) 63 })
+      {
+        ASSERT_TRUE (t.open (algo, GCRY_CIPHER_MODE_XTS));
+        Bytes key = testutil::Prng (odd).bytes (64);
+        size_t kl = algo == GCRY_CIPHER_AES ? 32 : 64;
+        if (algo == GCRY_CIPHER_AES192)
+          kl = 48;
+        t.setkey (key, kl);
+        EXPECT_EQ (gcry_err_code (t.setkey (key, odd)), GPG_ERR_INV_KEYLEN);
+        uint8_t iv[16] = { 1 };
+        t.setiv (iv, 16);
+        Bytes d = testutil::Prng (odd + 1).bytes (48);
+        EXPECT_EQ (t.crypt (true, d, 48, 48, Twin::SEPARATE), 0u);
+      }
+  EXPECT_TRUE (t.ok);
+}
+
 /* XTS length limit (2^20 blocks per data unit) and the tweak counter
  * carrying through all 128 bits.  */
 TEST_F (Diff, XtsLimits)
