@@ -295,6 +295,7 @@ chacha20_selftest_path (size_t path)
               size_t done = 0;
               if (k)
                 {
+                  _gcry_poly1305_powers (&mac);
                   _gcry_chacha20_poly1305_avx512 (ctx.input, &mac, p, p, 16,
                                                   !dec);
                   done = 1024;

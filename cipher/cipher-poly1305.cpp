@@ -280,6 +280,7 @@ poly1305_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       && !_gcry_poly1305_uses_simd (&st->mac))
     {
       size_t nblocks = inlen / (16 * CHACHA20_BLOCKSIZE) * 16;
+      _gcry_poly1305_powers (&st->mac);
       unsigned int d = _gcry_chacha20_poly1305_avx512 (cc->input, &st->mac,
                                                        out, in, nblocks,
                                                        encrypt);

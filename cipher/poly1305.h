@@ -13,11 +13,13 @@
  * multiple of 4) with r^1..r^4; the rest goes the generic way.
  *
  * Two generic implementations, chosen at compile time: where the
- * compiler has a 128-bit integer type (64-bit targets), radix 2^44 (the
- * accumulator h and the clamped key part r in three 64-bit limbs of 44,
- * 44 and 42 bits, products in 128 bits), four blocks per reduction with
- * the precomputed powers r^2, r^3, r^4; elsewhere radix 2^26 (five
- * 26-bit limbs in 32-bit words, products in 64 bits).  Constant time:
+ * compiler has a 128-bit integer type (64-bit targets), the context
+ * keeps the accumulator h and the clamped key part r in radix 2^44
+ * (three 64-bit limbs of 44, 44 and 42 bits, the vector paths' form)
+ * and the blocks go one by one in radix 2^64 (poly1305.cpp), the
+ * powers r^2, r^3, r^4 being made only for the vector paths and the
+ * stitched ChaCha20-Poly1305; elsewhere radix 2^26 (five 26-bit limbs
+ * in 32-bit words, products in 64 bits).  Constant time:
  * no branch and no memory index depends on the key, the message or the
  * tag (the final reduction selects with masks).
  *
@@ -75,8 +77,12 @@ struct poly1305_context
 {
 #ifdef POLY1305_RADIX44
   /* r[0]: the clamped r; r[k]: r^(k+1) mod p (k = 1..3, for the
-   * four-block step of poly1305.cpp).  44/44/42-bit limbs.  */
+   * vector paths' set-up and the four-block step of the stitched
+   * ChaCha20-Poly1305), made when one of those first needs them in a
+   * message (_gcry_poly1305_powers; short messages never pay for
+   * them).  44/44/42-bit limbs.  */
   uint64_t r[4][3];
+  unsigned int powers;    /* Nonzero once r[1..3] hold r^2..r^4.  */
   uint64_t h[3];          /* Accumulator (partly reduced).  */
   uint64_t s[2];          /* The s half of the key, 64-bit words.  */
 #else
@@ -277,6 +283,13 @@ step4 (uint64_t &h0, uint64_t &h1, uint64_t &h2,
 /* KEY: 32 bytes (RFC 8439 2.5: r = first 16, clamped; s = last 16).  */
 void _gcry_poly1305_init (poly1305_context *ctx, const unsigned char *key)
   GCIPHER_INTERNAL;
+#ifdef POLY1305_RADIX44
+/* r^2..r^4 into CTX->r[1..3] if not made yet for this message (the
+ * four-block step and the stitched ChaCha20-Poly1305 of
+ * chacha20-avx512.cpp need them; _gcry_poly1305_update makes them
+ * itself).  */
+void _gcry_poly1305_powers (poly1305_context *ctx) GCIPHER_INTERNAL;
+#endif
 /* Absorb LEN bytes (any length, may be 0).  */
 void _gcry_poly1305_update (poly1305_context *ctx, const unsigned char *m,
                             size_t len) GCIPHER_INTERNAL;
