@@ -15,11 +15,14 @@
  * 4L + j; then, for each j, a 4x4 transpose of 128-bit lanes
  * (vshufi32x4) over u[0..3][j] gives the four whole blocks 4L + j.
  *
- * A remainder of NBLOCKS % 16 goes to the AVX2 path (eight blocks, then
- * generic).  Constant time: the same instructions whatever the data.
- * The keystream lives in zmm registers (cleared with vzeroall at the
- * end) and the compiler's spill slots, which the caller burns (the
- * returned depth).
+ * A remainder of nine to fifteen blocks is one more pass that stores
+ * only those; up to eight go to the row layout (chacha20-rows.h, four
+ * blocks per zmm).  Constant time: the same instructions whatever the
+ * data.  The key and the keystream live only in zmm registers (cleared
+ * at the end): the kernels fit in the 32 and spill nothing, so the
+ * returned burn depth covers saved registers and return addresses
+ * only (t-hygiene's StackBurnEveryPathEveryMode looks for key and
+ * keystream bytes on the stack after every call).
  */
 #include <config.h>
 #include <immintrin.h>
@@ -90,17 +93,27 @@ inline void
 blocks16 (uint32_t *state, unsigned char *out, const unsigned char *in,
           Hook &&hook, size_t n = 16)
 {
-  __m512i x[16], s[16];
-  for (int i = 0; i < 16; i++)
-    s[i] = _mm512_set1_epi32 ((int) state[i]);
+  /* Only the sixteen working registers live across the rounds: the
+   * feed-forward reads STATE again (an embedded broadcast per word) and
+   * rebuilds the counter lanes, so with the transpose's temporaries the
+   * pass fits in the 32 zmm registers and spills nothing: no key or
+   * keystream word in the frame (burn depth: the frame of saved
+   * registers, BULK_DEPTH).  */
   const __m512i lane = _mm512_setr_epi32 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
                                           11, 12, 13, 14, 15);
-  __m512i lo = _mm512_add_epi32 (s[12], lane);
-  __mmask16 carry = _mm512_cmplt_epu32_mask (lo, s[12]);
-  s[12] = lo;
-  s[13] = _mm512_mask_add_epi32 (s[13], carry, s[13], _mm512_set1_epi32 (1));
+  auto counter = [state, lane] (__m512i &w12, __m512i &w13)
+    __attribute__ ((always_inline)) {
+    const __m512i c12 = _mm512_set1_epi32 ((int) state[12]);
+    w12 = _mm512_add_epi32 (c12, lane);
+    __mmask16 carry = _mm512_cmplt_epu32_mask (w12, c12);
+    const __m512i c13 = _mm512_set1_epi32 ((int) state[13]);
+    w13 = _mm512_mask_add_epi32 (c13, carry, c13, _mm512_set1_epi32 (1));
+  };
+  __m512i x[16];
+#pragma GCC unroll 16
   for (int i = 0; i < 16; i++)
-    x[i] = s[i];
+    x[i] = _mm512_set1_epi32 ((int) state[i]);
+  counter (x[12], x[13]);
   for (int r = 0; r < 10; r++)
     {
       quarter_round (x[0], x[4], x[8], x[12]);
@@ -113,11 +126,25 @@ blocks16 (uint32_t *state, unsigned char *out, const unsigned char *in,
       quarter_round (x[3], x[4], x[9], x[14]);
       hook (r);
     }
+  /* STATE hidden from the optimiser: the broadcasts are not hoisted
+   * above the rounds (where they would need sixteen more registers).  */
+  const uint32_t *st = state;
+  asm ("" : "+r" (st));
+  __m512i w12, w13;
+  counter (w12, w13);
+#pragma GCC unroll 16
   for (int i = 0; i < 16; i++)
-    x[i] = _mm512_add_epi32 (x[i], s[i]);
+    if (i == 12)
+      x[i] = _mm512_add_epi32 (x[i], w12);
+    else if (i == 13)
+      x[i] = _mm512_add_epi32 (x[i], w13);
+    else
+      x[i] = _mm512_add_epi32 (x[i], _mm512_set1_epi32 ((int) st[i]));
+#pragma GCC unroll 4
   for (int g = 0; g < 4; g++)
     transpose4 (x + 4 * g);
   /* x[4g + j], lane L: words 4g..4g+3 of block 4L + j.  */
+#pragma GCC unroll 4
   for (int j = 0; j < 4; j++)
     {
       __m512i a = _mm512_shuffle_i32x4 (x[j], x[4 + j], 0x44);
@@ -186,20 +213,62 @@ struct zmm_rows
   }
 };
 
+/* The row layout on ymm with AVX-512VL's vprold: two blocks per
+ * register, for one or two blocks (one chain on ymm is shorter than on
+ * zmm, whose operations take a cycle more on CPUs that split them).  */
+struct ymm_rows
+{
+  typedef __m256i vec;
+  static constexpr int BLOCKS = 2;
+  static vec row (const uint32_t *p)
+  {
+    return _mm256_broadcastsi128_si256 (
+        _mm_loadu_si128 (reinterpret_cast<const __m128i *> (p)));
+  }
+  static vec lanes64 (int k)
+  {
+    return _mm256_setr_epi64x (k, 0, k + 1, 0);
+  }
+  static vec add32 (vec a, vec b) { return _mm256_add_epi32 (a, b); }
+  static vec add64 (vec a, vec b) { return _mm256_add_epi64 (a, b); }
+  static vec xor_ (vec a, vec b) { return _mm256_xor_si256 (a, b); }
+  template <int N>
+  static vec rol (vec x) { return _mm256_rol_epi32 (x, N); }
+  template <int IMM>
+  static vec shuf (vec x) { return _mm256_shuffle_epi32 (x, IMM); }
+  /* Lane 0 of a..d is block 0, lane 1 block 1.  */
+  static void store (unsigned char *out, const unsigned char *in, vec a,
+                     vec b, vec c, vec d, size_t n)
+  {
+    for (size_t j = 0; j < n; j++)
+      {
+        vec lo = j ? _mm256_permute2x128_si256 (a, b, 0x31)
+                   : _mm256_permute2x128_si256 (a, b, 0x20);
+        vec hi = j ? _mm256_permute2x128_si256 (c, d, 0x31)
+                   : _mm256_permute2x128_si256 (c, d, 0x20);
+        const __m256i *i = reinterpret_cast<const __m256i *> (in + 64 * j);
+        __m256i *o = reinterpret_cast<__m256i *> (out + 64 * j);
+        _mm256_storeu_si256 (o, _mm256_xor_si256 (lo, _mm256_loadu_si256 (i)));
+        _mm256_storeu_si256 (o + 1,
+                             _mm256_xor_si256 (hi, _mm256_loadu_si256 (i + 1)));
+      }
+  }
+};
+
 /* One to eight blocks in the row layout: one or two chains of four
  * blocks (measured on AMD Zen 4: four cost 0.5, eight 0.7 times a
- * sixteen-block pass).  Out of line, so that a short message's stack
- * frame is this small one (ROWS_DEPTH).  */
+ * sixteen-block pass).  Out of line, a leaf that spills nothing.  */
 __attribute__ ((noinline)) void
 rows (uint32_t *state, unsigned char *out, const unsigned char *in,
       size_t nblocks)
 {
-  if (nblocks <= 4)
-    chacha20_rows::blocks<zmm_rows, 1> (state, out, in, nblocks);
+  if (nblocks <= 2)
+    chacha20_rows::blocks<ymm_rows, 1> (state, out, in, nblocks);
+  else if (nblocks <= 4)
+    chacha20_rows::blocks<ymm_rows, 2> (state, out, in, nblocks);
   else
     chacha20_rows::blocks<zmm_rows, 2> (state, out, in, nblocks);
 }
-constexpr unsigned int ROWS_DEPTH = 1024 + 16 * sizeof (void *);
 
 /* Sixteen blocks per pass; a tail of nine to fifteen as one more pass
  * that stores only those (0.95 times two row passes), up to eight in
@@ -215,7 +284,11 @@ bulk (uint32_t *state, unsigned char *out, const unsigned char *in,
   else if (nblocks)
     rows (state, out, in, nblocks);
 }
-constexpr unsigned int BULK_DEPTH = 64 * 64 + 16 * sizeof (void *);
+/* The stack the calls below touch: return addresses, the caller's
+ * registers saved, the 64-byte alignment of blocks16's frame; no zmm
+ * register is spilled (blocks16 and rows fit in the 32), so nothing of
+ * the key or the keystream is in it.  */
+constexpr unsigned int DEPTH = 32 * sizeof (void *);
 
 } // namespace
 
@@ -223,20 +296,12 @@ unsigned int
 _gcry_chacha20_avx512_blocks (uint32_t *state, unsigned char *out,
                               const unsigned char *in, size_t nblocks)
 {
-  /* The depth: the frames with spilled zmm registers.  */
-  unsigned int depth;
   if (nblocks > 8)
-    {
-      bulk (state, out, in, nblocks);
-      depth = BULK_DEPTH;
-    }
+    bulk (state, out, in, nblocks);
   else
-    {
-      rows (state, out, in, nblocks);
-      depth = ROWS_DEPTH;
-    }
+    rows (state, out, in, nblocks);
   vec_clear_zmm ();
-  return depth;
+  return DEPTH;
 }
 #ifdef POLY1305_RADIX44
 /* ChaCha20-Poly1305 (RFC 8439 2.8) stitched: NBLOCKS (a multiple of 16)

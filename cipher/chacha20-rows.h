@@ -91,8 +91,13 @@ blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
           d[k] = V::template shuf<0x39> (d[k]);
         }
     }
-  for (int k = 0; k < CHAINS && nblocks; k++)
+  /* Unrolled, so a[k]..d[k] stay registers (a loop over K would keep
+   * them in a stack array: keystream in the frame).  */
+  _Pragma ("GCC unroll 4")
+  for (int k = 0; k < CHAINS; k++)
     {
+      if (!nblocks)
+        break;
       size_t n = nblocks < (size_t) V::BLOCKS ? nblocks : V::BLOCKS;
       V::store (out, in, V::add32 (a[k], s0), V::add32 (b[k], s1),
                 V::add32 (c[k], s2), V::add32 (d[k], d0[k]), n);

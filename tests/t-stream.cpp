@@ -16,6 +16,8 @@
 
 #include <string.h>
 
+#include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -365,6 +367,114 @@ TEST_F (Stream, Poly1305PathsBurnStack)
         }
       EXPECT_EQ (found, 0u) << path.first;
       wipememory (&ctx, sizeof ctx);
+    }
+}
+
+/* Stack burn of the ChaCha20 paths, through the API: every whole-block
+ * count the kernels split differently (row layout, partly stored and
+ * whole eight- and sixteen-block passes) and a partial block, STREAM
+ * and POLY1305, each call run over a marked stack.  Afterwards no
+ * 32-bit keystream word (the output of encrypting zeros, and the
+ * one-time Poly1305 key block) may be on the stack below the caller, at
+ * any byte offset: a spilled register of either layout (one block's
+ * words in a row, or one word of 8 or 16 blocks) would show one.  */
+__attribute__ ((noinline)) size_t
+burn_run_api (const std::function<void ()> &fn)
+{
+  unsigned char *here
+    = static_cast<unsigned char *> (__builtin_frame_address (0));
+  burn_fill_below (16384);
+  fn ();
+  size_t n = 0;
+  for (const volatile unsigned char *p = burn_scan_lo;
+       p < here - 64 && n < sizeof burn_snapshot; p++)
+    burn_snapshot[n++] = *p;
+  return n;
+}
+
+TEST_F (Stream, ChaCha20PathsLeaveNoKeystreamOnTheStack)
+{
+  if (const char *why = testutil::asan_stack_reason ())
+    GTEST_SKIP () << why;
+  auto paths = testutil::available_paths (&_gcry_cipher_spec_chacha20);
+  ASSERT_FALSE (paths.empty ());
+  Prng rng (0x57ac4b);
+  Bytes key = rng.bytes (32), nonce = rng.bytes (12);
+  for (const cipher_impl_info *impl : paths)
+    {
+      testutil::ScopedPath forced (*impl);
+      for (size_t len : { 64, 128, 192, 320, 512, 576, 960, 1024, 1088,
+                          2048 + 64 * 7, 100 })
+        for (int mode : { GCRY_CIPHER_MODE_STREAM,
+                          GCRY_CIPHER_MODE_POLY1305 })
+          {
+            /* The secrets: keystream blocks 0 .. len/64 + 1 of the
+             * nonce (POLY1305 takes block 0 for its key).  */
+            Bytes zeros (len + 128, 0), ks (len + 128);
+            {
+              Handle s (GCRY_CIPHER_CHACHA20, GCRY_CIPHER_MODE_STREAM);
+              ASSERT_EQ (0u, gcry_cipher_setkey (s.h, key.data (), 32));
+              ASSERT_EQ (0u, gcry_cipher_setiv (s.h, nonce.data (), 12));
+              ASSERT_EQ (0u, gcry_cipher_encrypt (s.h, ks.data (), ks.size (),
+                                                  zeros.data (),
+                                                  zeros.size ()));
+            }
+            std::vector<uint32_t> secrets;
+            for (size_t i = 0; i + 4 <= ks.size (); i += 4)
+              {
+                uint32_t w;
+                memcpy (&w, ks.data () + i, 4);
+                if ((w & 0xff) && (w >> 24) && ((w >> 8) & 0xff)
+                    && ((w >> 16) & 0xff))
+                  secrets.push_back (w);
+              }
+            std::sort (secrets.begin (), secrets.end ());
+            Handle c (GCRY_CIPHER_CHACHA20, mode);
+            ASSERT_EQ (0u, gcry_cipher_setkey (c.h, key.data (), 32));
+            Bytes out (len), tag (16);
+            std::vector<std::pair<const char *, std::function<void ()>>>
+              calls = {
+                { "setiv", [&] {
+                    EXPECT_EQ (0u, gcry_cipher_setiv (c.h, nonce.data (),
+                                                      12));
+                  } },
+                { "encrypt", [&] {
+                    EXPECT_EQ (0u, gcry_cipher_encrypt (c.h, out.data (),
+                                                        len, zeros.data (),
+                                                        len));
+                  } },
+              };
+            if (mode == GCRY_CIPHER_MODE_POLY1305)
+              calls.push_back ({ "gettag", [&] {
+                                  EXPECT_EQ (0u, gcry_cipher_gettag (
+                                                     c.h, tag.data (), 16));
+                                } });
+            for (int warm = 1; warm >= 0; warm--)
+              for (auto &call : calls)
+                {
+                  size_t n = burn_run_api (call.second);
+                  if (warm)
+                    continue;
+                  ASSERT_GT (n, 4096u);
+                  size_t found = 0;
+                  for (size_t i = 0; i + 4 <= n; i++)
+                    {
+                      uint32_t w;
+                      memcpy (&w, burn_snapshot + i, 4);
+                      if (std::binary_search (secrets.begin (),
+                                              secrets.end (), w)
+                          && found++ < 3)
+                        ADD_FAILURE ()
+                            << impl->name << " mode " << mode << " len "
+                            << len << " " << call.first
+                            << ": a keystream word " << n - i
+                            << " bytes below the caller";
+                    }
+                }
+            ASSERT_EQ (0, memcmp (out.data (),
+                                  ks.data () + (mode == GCRY_CIPHER_MODE_POLY1305
+                                                ? 64 : 0), len));
+          }
     }
 }
 
