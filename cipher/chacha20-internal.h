@@ -19,6 +19,10 @@
 #include "cipher-internal.h"
 
 #define CHACHA20_BLOCKSIZE 64
+/* Blocks of keystream a context keeps ahead at most: the row layout's
+ * one zmm chain gives four (the key block and three more) in the time
+ * of one.  */
+#define CHACHA20_PAD_BLOCKS 3
 
 /* x86 builds have the AVX2 path (cipher/Makefile.am, ARCH_X86).  */
 #ifdef GCIPHER_ARCH_X86
@@ -45,8 +49,12 @@ typedef unsigned int (*chacha20_blocks_fn) (uint32_t *state,
 struct CHACHA20_context
 {
   uint32_t input[16];                     /* RFC 8439 2.3 state.  */
-  unsigned char pad[CHACHA20_BLOCKSIZE];  /* Keystream of the last block. */
-  size_t unused;                          /* Unused bytes at its end.  */
+  /* Keystream computed ahead: its last UNUSED bytes are the next ones
+   * (the tail block of a partial call, or the blocks that came with
+   * ChaCha20-Poly1305's key block, which passes through the first
+   * block and is wiped there).  */
+  unsigned char pad[(1 + CHACHA20_PAD_BLOCKS) * CHACHA20_BLOCKSIZE];
+  size_t unused;
   /* Whole-block path chosen at setkey; NULL (a never-keyed context)
    * means the generic one.  */
   chacha20_blocks_fn blocks;
@@ -95,11 +103,12 @@ unsigned int _gcry_chacha20_neon_blocks (uint32_t *state, unsigned char *out,
 /* RFC 8439 2.6: the 64-byte keystream block at CTX's counter, whose
  * first 32 bytes are ChaCha20-Poly1305's one-time Poly1305 key, into
  * BLOCK; the counter advances by one.  CTX must hold no unused
- * keystream (a fresh IV).  On the x86 vector paths the next block comes
- * out of the same kernel call at no extra latency (the row layout's
- * second lane) and is kept as CTX's unused keystream, so the first 64
- * bytes of the message cost no kernel call.  Returns the stack burn
- * depth in bytes (chacha20.cpp).  */
+ * keystream (a fresh IV).  On the x86 vector paths the next three
+ * blocks come out of the same kernel call at no extra latency (one
+ * chain of the row layout, four blocks on zmm, two chains of two on
+ * ymm) and are kept as CTX's unused keystream, so the first 192 bytes
+ * of the message cost no kernel call.  Returns the stack burn depth in
+ * bytes (chacha20.cpp).  */
 unsigned int _gcry_chacha20_poly1305_keyblock (CHACHA20_context *ctx,
                                                unsigned char *block)
   GCIPHER_INTERNAL;
