@@ -98,7 +98,7 @@ blocks16 (uint32_t *state, unsigned char *out, const unsigned char *in,
    * rebuilds the counter lanes, so with the transpose's temporaries the
    * pass fits in the 32 zmm registers and spills nothing: no key or
    * keystream word in the frame (burn depth: the frame of saved
-   * registers, BULK_DEPTH).  */
+   * registers, DEPTH).  */
   const __m512i lane = _mm512_setr_epi32 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
                                           11, 12, 13, 14, 15);
   auto counter = [state, lane] (__m512i &w12, __m512i &w13)
@@ -285,10 +285,11 @@ bulk (uint32_t *state, unsigned char *out, const unsigned char *in,
     rows (state, out, in, nblocks);
 }
 /* The stack the calls below touch: return addresses, the caller's
- * registers saved, the 64-byte alignment of blocks16's frame; no zmm
- * register is spilled (blocks16 and rows fit in the 32), so nothing of
- * the key or the keystream is in it.  */
-constexpr unsigned int DEPTH = 32 * sizeof (void *);
+ * registers saved, the 64-byte alignment of blocks16's frame (288
+ * bytes measured with GCC 12); no zmm register is spilled (blocks16 and
+ * rows fit in the 32), so nothing of the key or the keystream is in
+ * it.  */
+constexpr unsigned int DEPTH = 384;
 
 } // namespace
 

@@ -78,8 +78,20 @@ unsigned int _gcry_chacha20_avx512_blocks (uint32_t *state,
                                            const unsigned char *in,
                                            size_t nblocks) GCIPHER_INTERNAL;
 #endif
-#if defined(CHACHA20_USE_AVX512) && defined(__SIZEOF_INT128__)
+#if defined(CHACHA20_USE_AVX2) && defined(__SIZEOF_INT128__)
 struct poly1305_context;
+/* ChaCha20-Poly1305 stitched with the scalar Poly1305
+ * (chacha20-avx2.cpp, used by cipher-poly1305.cpp): NBLOCKS any count
+ * (passes of eight, the last one partly stored); otherwise as
+ * _gcry_chacha20_poly1305_avx512 below.  */
+unsigned int _gcry_chacha20_poly1305_avx2 (uint32_t *state,
+                                           poly1305_context *mac,
+                                           unsigned char *out,
+                                           const unsigned char *in,
+                                           size_t nblocks, int encrypt)
+  GCIPHER_INTERNAL;
+#endif
+#if defined(CHACHA20_USE_AVX512) && defined(__SIZEOF_INT128__)
 /* ChaCha20-Poly1305 stitched (chacha20-avx512.cpp, used by
  * cipher-poly1305.cpp): NBLOCKS must be a multiple of 16 (the last
  * NBLOCKS % 16 would be left undone); keystream blocks XORed from IN to

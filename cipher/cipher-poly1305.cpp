@@ -265,29 +265,53 @@ poly1305_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
     in += n;
     inlen -= n;
   };
-#if defined(CHACHA20_USE_AVX512) && defined(POLY1305_RADIX44)
-  /* The AVX-512 ChaCha20 path with no keystream or MAC block pending,
-   * and a scalar Poly1305 path: the stitched function takes the runs of
-   * 16 whole blocks.  The keystream block setiv computed ahead
-   * (_gcry_chacha20_poly1305_keyblock) goes first.  */
+#if defined(CHACHA20_USE_AVX2) && defined(POLY1305_RADIX44)
+  /* The stitched functions (ChaCha20's vector rounds with the scalar
+   * Poly1305 beside them) take the runs of whole passes, with no
+   * keystream or MAC block pending; the keystream setiv computed ahead
+   * (_gcry_chacha20_poly1305_keyblock) goes first.  AVX2 always (on
+   * AMD Zen 4 with AVX-512 off, 0.37 against 0.53 ns/byte for the two
+   * vector paths one after the other); AVX-512 only beside the scalar
+   * Poly1305 (its own vector path is faster).  */
   CHACHA20_context *cc = static_cast<CHACHA20_context *> (c->ctx);
-  if (cc->unused && inlen >= cc->unused + 16 * CHACHA20_BLOCKSIZE
-      && cc->blocks == _gcry_chacha20_avx512_blocks
-      && !_gcry_poly1305_uses_simd (&st->mac))
-    crypt_run (cc->unused);
-  if (cc->blocks == _gcry_chacha20_avx512_blocks && !cc->unused
-      && !st->mac.leftover && inlen >= 16 * CHACHA20_BLOCKSIZE
+  typedef unsigned int (*stitched_fn) (uint32_t *, poly1305_context *,
+                                       unsigned char *, const unsigned char *,
+                                       size_t, int);
+  stitched_fn stitched = nullptr;
+  size_t pass = 0;   /* Blocks per pass.  */
+  if (cc->blocks == _gcry_chacha20_avx2_blocks)
+    {
+      stitched = _gcry_chacha20_poly1305_avx2;
+      pass = 8;
+    }
+# ifdef CHACHA20_USE_AVX512
+  if (cc->blocks == _gcry_chacha20_avx512_blocks
       && !_gcry_poly1305_uses_simd (&st->mac))
     {
-      size_t nblocks = inlen / (16 * CHACHA20_BLOCKSIZE) * 16;
-      _gcry_poly1305_powers (&st->mac);
-      unsigned int d = _gcry_chacha20_poly1305_avx512 (cc->input, &st->mac,
-                                                       out, in, nblocks,
-                                                       encrypt);
-      depth = d > depth ? d : depth;
-      out += nblocks * CHACHA20_BLOCKSIZE;
-      in += nblocks * CHACHA20_BLOCKSIZE;
-      inlen -= nblocks * CHACHA20_BLOCKSIZE;
+      stitched = _gcry_chacha20_poly1305_avx512;
+      pass = 16;
+    }
+# endif
+  if (stitched)
+    {
+      if (cc->unused && inlen >= cc->unused + pass * CHACHA20_BLOCKSIZE)
+        crypt_run (cc->unused);
+      if (!cc->unused && !st->mac.leftover
+          && inlen >= pass * CHACHA20_BLOCKSIZE)
+        {
+          /* AVX2: every whole block (its last pass may be partial).  */
+          size_t nblocks = pass == 8 ? inlen / CHACHA20_BLOCKSIZE
+                                     : inlen / (pass * CHACHA20_BLOCKSIZE)
+                                       * pass;
+          if (pass == 16)   /* Its four-block steps use r^2..r^4.  */
+            _gcry_poly1305_powers (&st->mac);
+          unsigned int d = stitched (cc->input, &st->mac, out, in, nblocks,
+                                     encrypt);
+          depth = d > depth ? d : depth;
+          out += nblocks * CHACHA20_BLOCKSIZE;
+          in += nblocks * CHACHA20_BLOCKSIZE;
+          inlen -= nblocks * CHACHA20_BLOCKSIZE;
+        }
     }
 #endif
   while (inlen)
