@@ -11,9 +11,13 @@
  * the eight 64-byte keystream blocks, which are XORed into the input.
  *
  * Rotations by 16 and 8 are byte shuffles, by 12 and 7 shift pairs.
- * Constant time: the same instructions whatever the data.  The keystream
- * lives only in ymm registers (cleared with vzeroall at the end) and in
- * the compiler's spill slots, which the caller burns (returned depth).
+ * The eight-block double round is inline assembly with hand-allocated
+ * registers (double_round below); the row layout for short messages
+ * and tails comes from chacha20-rows.h; _gcry_chacha20_poly1305_avx2
+ * stitches the scalar Poly1305 into the round loop.  Constant time: the
+ * same instructions whatever the data.  The keystream lives only in ymm
+ * registers (cleared with vzeroall at the end) and in the compiler's
+ * spill slots, which the caller burns (returned depth).
  */
 #include <config.h>
 #include <immintrin.h>
@@ -50,26 +54,6 @@ rol (__m256i x)
 {
   return _mm256_or_si256 (_mm256_slli_epi32 (x, N),
                           _mm256_srli_epi32 (x, 32 - N));
-}
-
-/* RFC 8439 2.1 on eight blocks, two quarter rounds (A, B, C, D and E,
- * F, G, H) step by step.  Sixteen state words in sixteen ymm registers
- * leave none for the rotations' temporaries, so some are spilled; GCC
- * spills less when the steps of two quarter rounds are written side by
- * side, and less again with -fpeel-loops (cipher/Makefile.am; it does
- * not unroll the loop): 0.33 instead of 0.41 ns/byte on AMD Zen 4.  */
-inline void
-quarter_round2 (__m256i &a, __m256i &b, __m256i &c, __m256i &d,
-                __m256i &e, __m256i &f, __m256i &g, __m256i &h)
-{
-  a = _mm256_add_epi32 (a, b); e = _mm256_add_epi32 (e, f);
-  d = rol16 (_mm256_xor_si256 (d, a)); h = rol16 (_mm256_xor_si256 (h, e));
-  c = _mm256_add_epi32 (c, d); g = _mm256_add_epi32 (g, h);
-  b = rol<12> (_mm256_xor_si256 (b, c)); f = rol<12> (_mm256_xor_si256 (f, g));
-  a = _mm256_add_epi32 (a, b); e = _mm256_add_epi32 (e, f);
-  d = rol8 (_mm256_xor_si256 (d, a)); h = rol8 (_mm256_xor_si256 (h, e));
-  c = _mm256_add_epi32 (c, d); g = _mm256_add_epi32 (g, h);
-  b = rol<7> (_mm256_xor_si256 (b, c)); f = rol<7> (_mm256_xor_si256 (f, g));
 }
 
 /* One double round (RFC 8439 2.1, 2.3: the column round, then the
