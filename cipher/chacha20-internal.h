@@ -19,9 +19,9 @@
 #include "cipher-internal.h"
 
 #define CHACHA20_BLOCKSIZE 64
-/* Blocks of keystream a context keeps ahead at most: the row layout's
- * one zmm chain gives four (the key block and three more) in the time
- * of one.  */
+/* Blocks of keystream a context keeps ahead at most: the row layout
+ * gives four (the key block and three more: two chains of two blocks
+ * on ymm) in the time of one.  */
 #define CHACHA20_PAD_BLOCKS 3
 
 /* x86 builds have the AVX2 path (cipher/Makefile.am, ARCH_X86).  */
@@ -116,11 +116,10 @@ unsigned int _gcry_chacha20_neon_blocks (uint32_t *state, unsigned char *out,
  * first 32 bytes are ChaCha20-Poly1305's one-time Poly1305 key, into
  * BLOCK; the counter advances by one.  CTX must hold no unused
  * keystream (a fresh IV).  On the x86 vector paths the next three
- * blocks come out of the same kernel call at no extra latency (one
- * chain of the row layout, four blocks on zmm, two chains of two on
- * ymm) and are kept as CTX's unused keystream, so the first 192 bytes
- * of the message cost no kernel call.  Returns the stack burn depth in
- * bytes (chacha20.cpp).  */
+ * blocks come out of the same kernel call at no extra latency (the row
+ * layout, two chains of two blocks on ymm) and are kept as CTX's unused
+ * keystream, so the first 192 bytes of the message cost no kernel call.
+ * Returns the stack burn depth in bytes (chacha20.cpp).  */
 unsigned int _gcry_chacha20_poly1305_keyblock (CHACHA20_context *ctx,
                                                unsigned char *block)
   GCIPHER_INTERNAL;
