@@ -74,6 +74,7 @@ struct alignas (32) chacha_scratch
   __m256i w12, w14, r16, r8;
 };
 
+#ifdef __x86_64__
 #define CHACHA_ADD(a, b) "vpaddd " b ", " a ", " a "\n\t"
 #define CHACHA_XOR(d, a) "vpxor " a ", " d ", " d "\n\t"
 #define CHACHA_ROTB(d, off) "vpshufb " off "(%[p]), " d ", " d "\n\t"
@@ -147,6 +148,41 @@ double_round (__m256i *x, chacha_scratch *p, Hook &&hook)
 #undef CHACHA_ROTB
 #undef CHACHA_XOR
 #undef CHACHA_ADD
+#else /* !__x86_64__ */
+/* i386 has eight vector registers: there the steps are intrinsics (two
+ * quarter rounds side by side) and GCC spills what it must, words 12 and
+ * 14 kept in SCRATCH as on x86-64.  */
+inline __attribute__ ((always_inline)) void
+quarter_round2 (__m256i &a, __m256i &b, __m256i &c, __m256i &d,
+                __m256i &e, __m256i &f, __m256i &g, __m256i &h)
+{
+  a = _mm256_add_epi32 (a, b); e = _mm256_add_epi32 (e, f);
+  d = rol16 (_mm256_xor_si256 (d, a)); h = rol16 (_mm256_xor_si256 (h, e));
+  c = _mm256_add_epi32 (c, d); g = _mm256_add_epi32 (g, h);
+  b = rol<12> (_mm256_xor_si256 (b, c)); f = rol<12> (_mm256_xor_si256 (f, g));
+  a = _mm256_add_epi32 (a, b); e = _mm256_add_epi32 (e, f);
+  d = rol8 (_mm256_xor_si256 (d, a)); h = rol8 (_mm256_xor_si256 (h, e));
+  c = _mm256_add_epi32 (c, d); g = _mm256_add_epi32 (g, h);
+  b = rol<7> (_mm256_xor_si256 (b, c)); f = rol<7> (_mm256_xor_si256 (f, g));
+}
+
+template <class Hook>
+inline __attribute__ ((always_inline)) void
+double_round (__m256i *x, chacha_scratch *p, Hook &&hook)
+{
+  __m256i w12 = p->w12, w14 = p->w14;
+  quarter_round2 (x[0], x[4], x[8], w12, x[1], x[5], x[9], x[13]);
+  hook (0);
+  quarter_round2 (x[2], x[6], x[10], w14, x[3], x[7], x[11], x[15]);
+  hook (1);
+  quarter_round2 (x[0], x[5], x[10], x[15], x[1], x[6], x[11], w12);
+  hook (2);
+  quarter_round2 (x[2], x[7], x[8], x[13], x[3], x[4], x[9], w14);
+  hook (3);
+  p->w12 = w12;
+  p->w14 = w14;
+}
+#endif /* !__x86_64__ */
 
 /* Transpose the eight registers W[0..7] (word j of block k in lane k)
  * and XOR the rows into 32 bytes at IN + 64k, written to OUT + 64k, for
