@@ -573,35 +573,45 @@ ct_checksum_error (uint64_t diff)
 }
 
 /* Zero the N bytes at P if DIFF != 0 (a failed check), else leave
- * them; the same memory accesses either way.  16 bytes per step (a
- * generic vector: one SSE2 AND on x86-64, scalar words elsewhere), as
- * this pass runs over every decrypted SIV / GCM-SIV message: byte by
- * byte it cost four times the decryption itself.  */
+ * them; the same memory accesses either way.  16 bytes per step where
+ * the target has 16-byte vectors (CIPHER_BLOCK16_VECTOR: one SSE2 AND
+ * on x86-64), else 8 (elsewhere the compiler builds a generic vector in
+ * a stack temporary, where the plaintext would stay), as this pass runs
+ * over every decrypted SIV / GCM-SIV message: byte by byte it cost four
+ * times the decryption itself.  */
 static inline void
 ct_wipe_if_nonzero (unsigned char *p, size_t n, uint64_t diff)
 {
-  typedef uint64_t ct_u64x2 __attribute__ ((vector_size (16)));
   const uint64_t keep = ~ct_mask_nonzero (diff);
-  const ct_u64x2 keepv = { keep, keep };
   size_t i = 0;
+#ifdef CIPHER_BLOCK16_VECTOR
+  const block16_t keepv = { keep, keep };
   /* Four vectors per step: the loop runs at the store rate (a third
-   * faster than one per step on Zen 5).  */
+   * faster than one per step on Zen 5).  Four variables, not an array:
+   * GCC 12 kept a copy of an array in the stack frame, so the last 64
+   * bytes of the plaintext stayed there after the caller's burn
+   * (t-hygiene's plaintext windows found it after GCM-SIV
+   * decryption).  */
   for (; i + 64 <= n; i += 64)
     {
-      ct_u64x2 w[4];
-      memcpy (w, p + i, 64);
-      w[0] &= keepv;
-      w[1] &= keepv;
-      w[2] &= keepv;
-      w[3] &= keepv;
-      memcpy (p + i, w, 64);
+      block16_t w0 = block16_load (p + i) & keepv;
+      block16_t w1 = block16_load (p + i + 16) & keepv;
+      block16_t w2 = block16_load (p + i + 32) & keepv;
+      block16_t w3 = block16_load (p + i + 48) & keepv;
+      block16_store (p + i, w0);
+      block16_store (p + i + 16, w1);
+      block16_store (p + i + 32, w2);
+      block16_store (p + i + 48, w3);
     }
   for (; i + 16 <= n; i += 16)
+    block16_store (p + i, block16_load (p + i) & keepv);
+#endif
+  for (; i + 8 <= n; i += 8)
     {
-      ct_u64x2 w;
-      memcpy (&w, p + i, 16);
-      w &= keepv;
-      memcpy (p + i, &w, 16);
+      uint64_t w;
+      memcpy (&w, p + i, 8);
+      w &= keep;
+      memcpy (p + i, &w, 8);
     }
   for (; i < n; i++)
     p[i] &= (unsigned char) keep;
