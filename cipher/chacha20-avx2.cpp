@@ -381,10 +381,16 @@ rows (uint32_t *state, unsigned char *out, const unsigned char *in,
     chacha20_rows::blocks<ymm_rows, 2> (state, out, in, nblocks);
 }
 /* The burn depths: the frames with spilled ymm registers, measured
- * with GCC 12 (rows 288 bytes, bulk 400, the stitched function 1168)
- * with room to spare; t-stream's ChaCha20PathsLeaveNoKeystreamOnTheStack
- * checks that no keystream word is left below them.  */
+ * with GCC 12 on x86-64 (rows 288 bytes, bulk 400, the stitched
+ * function 1168) with room to spare; i386, with eight vector registers,
+ * spills far more (key words 783 bytes deep from two row chains);
+ * t-stream's ChaCha20PathsLeaveNoKeystreamOnTheStack and t-hygiene
+ * check that no keystream or key word is left below them.  */
+#ifdef __x86_64__
 constexpr unsigned int ROWS_DEPTH = 384;
+#else
+constexpr unsigned int ROWS_DEPTH = 1024;
+#endif
 
 /* Eight blocks per pass; a tail of five to seven as one more pass that
  * stores only those (five to seven in rows cost 1.1 times that pass),
@@ -400,7 +406,11 @@ bulk (uint32_t *state, unsigned char *out, const unsigned char *in,
   else if (nblocks)
     rows (state, out, in, nblocks);
 }
+#ifdef __x86_64__
 constexpr unsigned int BULK_DEPTH = 640;
+#else
+constexpr unsigned int BULK_DEPTH = 64 * 32 + 16 * sizeof (void *);
+#endif
 constexpr unsigned int STITCHED_DEPTH = 1536;
 
 } // namespace
