@@ -41,8 +41,15 @@ struct ops_avx512
    * batch_buf, and ECB passes the caller's buffers.  The CTR counter
    * blocks (public) are assembled through the frame; only the OCB
    * checksum is spilled, once per call: wrapper frame (with its
-   * 512-byte offset buffer, wiped) + kernel frame + red zone < 1024.  */
+   * 512-byte offset buffer, wiped) + kernel frame + red zone < 1024.
+   * i386 sees eight vector registers: there the rounds spill state
+   * (plaintext-derived, found up to 1248 bytes deep by t-hygiene), so
+   * its drivers burn.  */
+#ifdef __x86_64__
   static constexpr unsigned int BURN = 0;
+#else
+  static constexpr unsigned int BURN = 2048;
+#endif
   static constexpr unsigned int OCB_BURN = 1536;
 
   static SERPENT_INLINE __mmask16
