@@ -34,6 +34,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifdef __AVX2__
+# include <immintrin.h>
+#endif
 
 namespace {
 namespace chacha20_rows {
@@ -110,6 +113,47 @@ blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
   state[12] = (uint32_t) ctr;
   state[13] = (uint32_t) (ctr >> 32);
 }
+
+#ifdef __AVX2__
+/* The row layout on ymm, two blocks per register (lane j = block j),
+ * but for the rotations: each AVX2-level file adds its own rol<N>
+ * (byte shuffles and shift pairs with AVX2, vprold with AVX-512VL).  */
+struct ymm_base
+{
+  typedef __m256i vec;
+  static constexpr int BLOCKS = 2;
+  static vec row (const uint32_t *p)
+  {
+    return _mm256_broadcastsi128_si256 (
+        _mm_loadu_si128 (reinterpret_cast<const __m128i *> (p)));
+  }
+  static vec lanes64 (int k)
+  {
+    return _mm256_setr_epi64x (k, 0, k + 1, 0);
+  }
+  static vec add32 (vec a, vec b) { return _mm256_add_epi32 (a, b); }
+  static vec add64 (vec a, vec b) { return _mm256_add_epi64 (a, b); }
+  static vec xor_ (vec a, vec b) { return _mm256_xor_si256 (a, b); }
+  template <int IMM>
+  static vec shuf (vec x) { return _mm256_shuffle_epi32 (x, IMM); }
+  static void store (unsigned char *out, const unsigned char *in, vec a,
+                     vec b, vec c, vec d, size_t n)
+  {
+    for (size_t j = 0; j < n; j++)
+      {
+        vec lo = j ? _mm256_permute2x128_si256 (a, b, 0x31)
+                   : _mm256_permute2x128_si256 (a, b, 0x20);
+        vec hi = j ? _mm256_permute2x128_si256 (c, d, 0x31)
+                   : _mm256_permute2x128_si256 (c, d, 0x20);
+        const __m256i *i = reinterpret_cast<const __m256i *> (in + 64 * j);
+        __m256i *o = reinterpret_cast<__m256i *> (out + 64 * j);
+        _mm256_storeu_si256 (o, _mm256_xor_si256 (lo, _mm256_loadu_si256 (i)));
+        _mm256_storeu_si256 (o + 1,
+                             _mm256_xor_si256 (hi, _mm256_loadu_si256 (i + 1)));
+      }
+  }
+};
+#endif /* __AVX2__ */
 
 } // namespace chacha20_rows
 } // namespace
