@@ -16,13 +16,15 @@
  * (vshufi32x4) over u[0..3][j] gives the four whole blocks 4L + j.
  *
  * A remainder of nine to fifteen blocks is one more pass that stores
- * only those; up to eight go to the row layout (chacha20-rows.h, four
- * blocks per zmm).  Constant time: the same instructions whatever the
- * data.  The key and the keystream live only in zmm registers (cleared
- * at the end): the kernels fit in the 32 and spill nothing, so the
- * returned burn depth covers saved registers and return addresses
- * only (t-hygiene's StackBurnEveryPathEveryMode looks for key and
- * keystream bytes on the stack after every call).
+ * only those; up to eight go to the row layout (chacha20-rows.h: up to
+ * four on ymm, two blocks per register, five to eight on zmm, four per
+ * register).  Constant time: the same instructions whatever the data.
+ * The key and the keystream live only in vector registers (cleared at
+ * the end): the kernels fit in the 32 and spill nothing, so the
+ * returned burn depth covers saved registers and return addresses only
+ * (after every call t-hygiene's StackBurnEveryPathEveryMode looks for
+ * key bytes on the stack, t-stream's
+ * ChaCha20PathsLeaveNoKeystreamOnTheStack for keystream words).
  */
 #include <config.h>
 #include <immintrin.h>
@@ -223,9 +225,10 @@ struct ymm_rows : chacha20_rows::ymm_base
   static vec rol (vec x) { return _mm256_rol_epi32 (x, N); }
 };
 
-/* One to eight blocks in the row layout: one or two chains of four
- * blocks (measured on AMD Zen 4: four cost 0.5, eight 0.7 times a
- * sixteen-block pass).  Out of line, a leaf that spills nothing.  */
+/* One to eight blocks in the row layout: one or two chains of two
+ * blocks on ymm, or two chains of four on zmm (measured on AMD Zen 4:
+ * eight cost 0.7 times a sixteen-block pass).  Out of line, a leaf that
+ * spills nothing.  */
 __attribute__ ((noinline)) void
 rows (uint32_t *state, unsigned char *out, const unsigned char *in,
       size_t nblocks)
