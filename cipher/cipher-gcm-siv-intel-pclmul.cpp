@@ -104,5 +104,6 @@ polyval_pclmul_update (const gcm_ghash_key *key, unsigned char *sp,
 
 } // namespace
 
-const polyval_ops _gcry_polyval_ops_pclmul = { polyval_pclmul_setkey,
-                                               polyval_pclmul_update };
+const polyval_ops _gcry_polyval_ops_pclmul
+  = { polyval_pclmul_setkey, polyval_pclmul_update,
+      sizeof (polyval_pclmul_key) };

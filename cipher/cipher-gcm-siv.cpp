@@ -135,6 +135,8 @@ struct gcm_siv_state
   const struct polyval_backend *narrow;  /* POLYVAL of short calls.  */
   const struct polyval_backend *wide;    /* Of long calls, or NULL.  */
   const struct polyval_backend *cur;     /* hkey's back end, or NULL. */
+  size_t hkey_used;                      /* Bytes of hkey written since
+                                            the keys were last wiped.  */
   const char *used_name;                 /* cur's name, kept after the
                                             message for the tests.  */
   cipher_bulk_ops bulk2;              /* Of the message-encryption key. */
@@ -313,6 +315,14 @@ polyval_key_to_ghash (unsigned char *out, const unsigned char *h)
   wipe_small (v, sizeof v);
 }
 
+/* The bytes at the start of the key area that back end B's set-up
+ * writes: a native one says; a GHASH one may use the whole area.  */
+inline size_t
+backend_key_size (const polyval_backend *b)
+{
+  return b->native ? b->native->key_size : sizeof (gcm_ghash_key);
+}
+
 /* Key area of back end B for the POLYVAL key H.  Burn depth.  */
 unsigned int
 backend_setkey (const polyval_backend *b, gcm_ghash_key *key,
@@ -373,6 +383,8 @@ ensure_key (gcm_siv_state *st, size_t nblocks)
     return 0;
   st->cur = go_wide ? st->wide : st->narrow;
   st->used_name = st->cur->name;
+  const size_t size = backend_key_size (st->cur);
+  st->hkey_used = size > st->hkey_used ? size : st->hkey_used;
   return backend_setkey (st->cur, &st->hkey, st->hraw);
 }
 
@@ -455,7 +467,10 @@ wipe_message_keys (gcry_cipher_hd_t c)
   gcm_siv_state *st = state_of (c);
   if (!st->keys_live)
     return;
-  wipememory (&st->hkey, sizeof st->hkey);
+  /* Only what a back end wrote (the rest stays zero from the last wipe;
+   * the short-message back end's key is an eighth of the area).  */
+  wipememory (&st->hkey, st->hkey_used);
+  st->hkey_used = 0;
   wipe_small (st->hraw, sizeof st->hraw);
   st->cur = nullptr;
   wipememory (ctx2_of (c), c->spec->contextsize);

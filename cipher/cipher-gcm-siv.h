@@ -23,6 +23,9 @@ struct polyval_ops
    * Returns the stack burn depth.  */
   unsigned int (*update) (const gcm_ghash_key *key, unsigned char *s,
                           const unsigned char *x, size_t nblocks);
+  /* Bytes at the start of the key area that setkey writes (the rest is
+   * left alone, and a message's end wipes only these).  */
+  size_t key_size;
 };
 
 #ifdef GCIPHER_ARCH_X86

@@ -1182,6 +1182,71 @@ private:
   bool keyed_ = false;
 };
 
+/* RFC 8452 4: the message keys live for one message.  After each
+ * message (encryption with gettag, decryption with a right and with a
+ * wrong tag, an empty one) the POLYVAL key area and the derived cipher
+ * context in the handle are all zero, on every combo; the lengths
+ * switch between the short-call and the wide back ends in one handle
+ * (a message's end wipes only the key bytes its back ends wrote).  */
+TEST (GcmSiv, MessageKeysWipedAfterEachMessage)
+{
+  Prng rng (0x6b657973776970ull);
+  std::string ran;
+  for (const Combo &c : all_combos ())
+    {
+      ScopedCombo forced (c);
+      gcry_cipher_hd_t h;
+      ASSERT_EQ (0u, gcry_cipher_open (&h, GCRY_CIPHER_AES128, MODE, 0));
+      ASSERT_EQ (0u, gcry_cipher_setkey (h, rng.bytes (16).data (), 16));
+      /* The POLYVAL key area comes first in the mode state; the derived
+       * key's context is its last contextsize bytes.  */
+      auto keys_zero = [h] {
+        const unsigned char *m
+          = static_cast<const unsigned char *> (h->mode_ctx);
+        const size_t ctx2 = h->mode_ctx_size - h->spec->contextsize;
+        for (size_t i = 0; i < sizeof (gcm_ghash_key); i++)
+          if (m[i])
+            return false;
+        for (size_t i = ctx2; i < h->mode_ctx_size; i++)
+          if (m[i])
+            return false;
+        return true;
+      };
+      for (size_t len : { (size_t) 0, (size_t) 64, (size_t) 16 * 1024 + 3,
+                          (size_t) 48, (size_t) 9000, (size_t) 5 })
+        {
+          const std::string where = c.name () + " len " + std::to_string (len);
+          Bytes nonce = rng.bytes (12), pt = rng.bytes (len), ct (len),
+                back (len), tag (16);
+          ASSERT_EQ (0u, gcry_cipher_reset (h));
+          ASSERT_EQ (0u, gcry_cipher_setiv (h, nonce.data (), 12));
+          ASSERT_EQ (0u, gcry_cipher_encrypt (h, ct.data (), len, pt.data (),
+                                              len)) << where;
+          ASSERT_EQ (0u, gcry_cipher_gettag (h, tag.data (), 16));
+          EXPECT_TRUE (keys_zero ()) << where << ": after encryption";
+          for (int wrong = 0; wrong < 2; wrong++)
+            {
+              Bytes t = tag;
+              t[0] ^= (unsigned char) wrong;
+              ASSERT_EQ (0u, gcry_cipher_reset (h));
+              ASSERT_EQ (0u, gcry_cipher_setiv (h, nonce.data (), 12));
+              ASSERT_EQ (0u, gcry_cipher_ctl (h, GCRYCTL_SET_DECRYPTION_TAG,
+                                              t.data (), 16));
+              gcry_error_t e = gcry_cipher_decrypt (h, back.data (), len,
+                                                    ct.data (), len);
+              EXPECT_EQ (wrong ? (unsigned) GPG_ERR_CHECKSUM : 0u, gcry_err_code (e))
+                << where;
+              EXPECT_TRUE (keys_zero ())
+                << where << ": after decryption, wrong tag " << wrong;
+            }
+        }
+      gcry_cipher_close (h);
+      ran += std::string (ran.empty () ? "" : ", ") + c.name ();
+    }
+  std::printf ("[ WIPED    ] message keys zero after each message on: %s\n",
+               ran.c_str ());
+}
+
 TEST (GcmSiv, DifferentialSequences)
 {
   const sysgcrypt *sys = sysgcrypt_load_quiet ();
