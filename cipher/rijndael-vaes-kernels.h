@@ -4,11 +4,11 @@
  * Included by rijndael-vaes-avx2.cpp (ymm, 2 blocks per register, built
  * with -mvaes -mavx2 ...) and rijndael-vaes-avx512.cpp (zmm, 4 blocks per
  * register, built with -mvaes -mavx512f ...): one kernel per operation,
- * templated over the vector traits (X1 / Y2 / Z4 below: xmm, ymm, zmm),
- * the number of vectors per batch and the round count, so no kernel is
- * copied per key size or per ISA.  Everything here has internal linkage
- * (anonymous namespace): each including file gets its own instance
- * compiled with its own flags.
+ * templated over the vector traits (X1 / Y2 / Z4 of simd-x86.h: xmm,
+ * ymm, zmm), the number of vectors per batch and the round count, so no
+ * kernel is copied per key size or per ISA.  Everything here has internal
+ * linkage (anonymous namespace): each including file gets its own
+ * instance compiled with its own flags.
  *
  * Key material is the AES-NI schedule (rijndael-internal.h: FIPS-197 5.2
  * round keys and the equivalent-inverse-cipher keys of FIPS-197 5.3.5);
@@ -41,216 +41,20 @@
 #include <type_traits>
 #include "rijndael-internal.h"
 #include "cipher-ocb.h"
+#include "simd-x86.h"
 
 namespace {
 namespace vaes {
 
 #define VAES_UNROLL _Pragma ("GCC unroll 16")
 #define VAES_INLINE inline __attribute__ ((always_inline))
-
-/* ---- Vector traits --------------------------------------------------
- * T: the register type; W: 16-byte blocks (128-bit lanes) per register.
- * load/store: unaligned W blocks; key: round key broadcast to every lane
- * from 16 aligned bytes; bcast: a block (xmm) to every lane; lane0: lane
- * 0 as a block; fold: xor of all lanes; shift_in (CUR, PREV): lanes
- * [PREV, CUR_0 .. CUR_{W-2}]; last_lane (B): B in lane W-1, zero
- * elsewhere; set (P): lane l = P[l]; lt64u (A, B): all-ones in each
- * 64-bit element where A < B unsigned; bslli8: each lane shifted up by 8
- * bytes (its low qword to its high one); clmul01: per lane, high qword
- * of A times low qword of B, carry-less; add32 / add64: per 32-bit /
- * 64-bit element, wrapping; bswap: each lane's 16 bytes
- * reversed; pairs (V): lane l = (V[2l], V[2l+1]) as (low, high) qwords.  */
-
-struct X1
-{
-  typedef __m128i T;
-  static constexpr int W = 1;
-  static VAES_INLINE T load (const void *p)
-  { return _mm_loadu_si128 ((const __m128i *)p); }
-  static VAES_INLINE void store (void *p, T v)
-  { _mm_storeu_si128 ((__m128i *)p, v); }
-  static VAES_INLINE T key (const void *p)
-  { return _mm_load_si128 ((const __m128i *)p); }
-  static VAES_INLINE T bcast (__m128i b) { return b; }
-  static VAES_INLINE __m128i lane0 (T v) { return v; }
-  static VAES_INLINE __m128i fold (T v) { return v; }
-  static VAES_INLINE T shift_in (T, __m128i prev) { return prev; }
-  static VAES_INLINE T last_lane (__m128i b) { return b; }
-  static VAES_INLINE __m128i last (T v) { return v; }
-  static VAES_INLINE T bcast_mem (const void *p) { return load (p); }
-  static VAES_INLINE T blend_last (T, T b) { return b; }
-  static VAES_INLINE T bcast_last (T v) { return v; }
-  static VAES_INLINE T set (const __m128i *p) { return p[0]; }
-  static VAES_INLINE T xor_ (T a, T b) { return _mm_xor_si128 (a, b); }
-  static VAES_INLINE T enc (T a, T k) { return _mm_aesenc_si128 (a, k); }
-  static VAES_INLINE T enclast (T a, T k)
-  { return _mm_aesenclast_si128 (a, k); }
-  static VAES_INLINE T dec (T a, T k) { return _mm_aesdec_si128 (a, k); }
-  static VAES_INLINE T declast (T a, T k)
-  { return _mm_aesdeclast_si128 (a, k); }
-  static VAES_INLINE T add32 (T a, T b) { return _mm_add_epi32 (a, b); }
-  static VAES_INLINE T add64 (T a, T b) { return _mm_add_epi64 (a, b); }
-  static VAES_INLINE T sub64 (T a, T b) { return _mm_sub_epi64 (a, b); }
-  static VAES_INLINE T lt64u (T a, T b)
-  {
-    const T s = _mm_set1_epi64x (INT64_MIN);
-    return _mm_cmpgt_epi64 (_mm_xor_si128 (b, s), _mm_xor_si128 (a, s));
-  }
-  static VAES_INLINE T bslli8 (T a) { return _mm_slli_si128 (a, 8); }
-  template <int B> static VAES_INLINE T bslli (T a) { return _mm_slli_si128 (a, B); }
-  template <int B> static VAES_INLINE T srli64 (T a) { return _mm_srli_epi64 (a, B); }
-  static VAES_INLINE T sllv (T a, T c) { return _mm_sllv_epi64 (a, c); }
-  static VAES_INLINE T srlv (T a, T c) { return _mm_srlv_epi64 (a, c); }
-  static VAES_INLINE T clmul01 (T a, T b)
-  { return _mm_clmulepi64_si128 (a, b, 0x01); }
-  /* PSHUFB control reversing the 16 bytes of a lane.  */
-  static VAES_INLINE __m128i bswap_mask ()
-  {
-    return _mm_set_epi8 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-                         15);
-  }
-  static VAES_INLINE T bswap (T a) { return _mm_shuffle_epi8 (a, bswap_mask ()); }
-  static VAES_INLINE T pairs (const int64_t *v)
-  { return _mm_set_epi64x (v[1], v[0]); }
-};
-
+/* The vector traits (X1 / Y2 / Z4: xmm, ymm, zmm) are simd-x86.h's.  */
+using simd_x86::X1;
 #ifdef __AVX2__
-struct Y2
-{
-  typedef __m256i T;
-  static constexpr int W = 2;
-  static VAES_INLINE T load (const void *p)
-  { return _mm256_loadu_si256 ((const __m256i *)p); }
-  static VAES_INLINE void store (void *p, T v)
-  { _mm256_storeu_si256 ((__m256i *)p, v); }
-  static VAES_INLINE T key (const void *p)
-  { return _mm256_broadcastsi128_si256 (_mm_load_si128 ((const __m128i *)p)); }
-  static VAES_INLINE T bcast (__m128i b)
-  { return _mm256_broadcastsi128_si256 (b); }
-  static VAES_INLINE __m128i lane0 (T v) { return _mm256_castsi256_si128 (v); }
-  static VAES_INLINE __m128i fold (T v)
-  {
-    return _mm_xor_si128 (_mm256_castsi256_si128 (v),
-                          _mm256_extracti128_si256 (v, 1));
-  }
-  static VAES_INLINE T shift_in (T cur, __m128i prev)
-  { return _mm256_permute2x128_si256 (bcast (prev), cur, 0x21); }
-  static VAES_INLINE T last_lane (__m128i b)
-  { return _mm256_set_m128i (b, _mm_setzero_si128 ()); }
-  static VAES_INLINE __m128i last (T v)
-  { return _mm256_extracti128_si256 (v, 1); }
-  static VAES_INLINE T bcast_mem (const void *p)
-  { return _mm256_broadcastsi128_si256 (_mm_loadu_si128 ((const __m128i *)p)); }
-  static VAES_INLINE T blend_last (T a, T b)
-  { return _mm256_blend_epi32 (a, b, 0xf0); }
-  /* Lane W-1 in every lane.  */
-  static VAES_INLINE T bcast_last (T v)
-  { return _mm256_permute2x128_si256 (v, v, 0x11); }
-  static VAES_INLINE T set (const __m128i *p)
-  { return _mm256_set_m128i (p[1], p[0]); }
-  static VAES_INLINE T xor_ (T a, T b) { return _mm256_xor_si256 (a, b); }
-  static VAES_INLINE T enc (T a, T k) { return _mm256_aesenc_epi128 (a, k); }
-  static VAES_INLINE T enclast (T a, T k)
-  { return _mm256_aesenclast_epi128 (a, k); }
-  static VAES_INLINE T dec (T a, T k) { return _mm256_aesdec_epi128 (a, k); }
-  static VAES_INLINE T declast (T a, T k)
-  { return _mm256_aesdeclast_epi128 (a, k); }
-  static VAES_INLINE T add32 (T a, T b) { return _mm256_add_epi32 (a, b); }
-  static VAES_INLINE T add64 (T a, T b) { return _mm256_add_epi64 (a, b); }
-  static VAES_INLINE T sub64 (T a, T b) { return _mm256_sub_epi64 (a, b); }
-  static VAES_INLINE T lt64u (T a, T b)
-  {
-    const T s = _mm256_set1_epi64x (INT64_MIN);
-    return _mm256_cmpgt_epi64 (_mm256_xor_si256 (b, s),
-                               _mm256_xor_si256 (a, s));
-  }
-  static VAES_INLINE T bslli8 (T a) { return _mm256_bslli_epi128 (a, 8); }
-  template <int B> static VAES_INLINE T bslli (T a) { return _mm256_bslli_epi128 (a, B); }
-  template <int B> static VAES_INLINE T srli64 (T a) { return _mm256_srli_epi64 (a, B); }
-  static VAES_INLINE T sllv (T a, T c) { return _mm256_sllv_epi64 (a, c); }
-  static VAES_INLINE T srlv (T a, T c) { return _mm256_srlv_epi64 (a, c); }
-  static VAES_INLINE T clmul01 (T a, T b)
-  { return _mm256_clmulepi64_epi128 (a, b, 0x01); }
-  static VAES_INLINE T bswap (T a)
-  { return _mm256_shuffle_epi8 (a, bcast (X1::bswap_mask ())); }
-  static VAES_INLINE T pairs (const int64_t *v)
-  { return _mm256_set_epi64x (v[3], v[2], v[1], v[0]); }
-};
+using simd_x86::Y2;
 #endif
-
 #ifdef __AVX512F__
-struct Z4
-{
-  typedef __m512i T;
-  static constexpr int W = 4;
-  static VAES_INLINE T load (const void *p)
-  { return _mm512_loadu_si512 (p); }
-  static VAES_INLINE void store (void *p, T v) { _mm512_storeu_si512 (p, v); }
-  /* The maskz form with an all-ones mask: the plain intrinsic's
-   * undefined merge source makes GCC 12 warn (-Wmaybe-uninitialized).  */
-  static VAES_INLINE T bcast (__m128i b)
-  { return _mm512_maskz_broadcast_i32x4 ((__mmask16)0xffff, b); }
-  static VAES_INLINE T key (const void *p)
-  { return bcast (_mm_load_si128 ((const __m128i *)p)); }
-  /* Not _mm512_castsi512_si128: its undefined merge source makes GCC 12
-   * warn.  Element access compiles to the plain register.  */
-  static VAES_INLINE __m128i lane0 (T v)
-  {
-    const __v8di q = (__v8di)v;
-    return (__m128i){ q[0], q[1] };
-  }
-  static VAES_INLINE __m128i fold (T v)
-  {
-    return _mm_xor_si128 (
-      _mm_xor_si128 (lane0 (v), _mm512_maskz_extracti32x4_epi32 (0xf, v, 1)),
-      _mm_xor_si128 (_mm512_maskz_extracti32x4_epi32 (0xf, v, 2),
-                     _mm512_maskz_extracti32x4_epi32 (0xf, v, 3)));
-  }
-  static VAES_INLINE T shift_in (T cur, __m128i prev)
-  { return _mm512_maskz_alignr_epi64 ((__mmask8)0xff, cur, bcast (prev), 6); }
-  static VAES_INLINE T last_lane (__m128i b)
-  { return _mm512_maskz_broadcast_i32x4 (0xf000, b); }
-  static VAES_INLINE __m128i last (T v)
-  { return _mm512_maskz_extracti32x4_epi32 (0xf, v, 3); }
-  static VAES_INLINE T bcast_mem (const void *p)
-  { return bcast (_mm_loadu_si128 ((const __m128i *)p)); }
-  static VAES_INLINE T blend_last (T a, T b)
-  { return _mm512_mask_blend_epi64 (0xc0, a, b); }
-  static VAES_INLINE T bcast_last (T v)
-  { return _mm512_maskz_shuffle_i64x2 ((__mmask8)0xff, v, v, 0xff); }
-  static VAES_INLINE T set (const __m128i *p)
-  {
-    T v = _mm512_zextsi128_si512 (p[0]);
-    v = _mm512_inserti32x4 (v, p[1], 1);
-    v = _mm512_inserti32x4 (v, p[2], 2);
-    return _mm512_inserti32x4 (v, p[3], 3);
-  }
-  static VAES_INLINE T xor_ (T a, T b) { return _mm512_xor_si512 (a, b); }
-  static VAES_INLINE T enc (T a, T k) { return _mm512_aesenc_epi128 (a, k); }
-  static VAES_INLINE T enclast (T a, T k)
-  { return _mm512_aesenclast_epi128 (a, k); }
-  static VAES_INLINE T dec (T a, T k) { return _mm512_aesdec_epi128 (a, k); }
-  static VAES_INLINE T declast (T a, T k)
-  { return _mm512_aesdeclast_epi128 (a, k); }
-  static VAES_INLINE T add32 (T a, T b) { return _mm512_add_epi32 (a, b); }
-  static VAES_INLINE T add64 (T a, T b) { return _mm512_add_epi64 (a, b); }
-  static VAES_INLINE T sub64 (T a, T b) { return _mm512_sub_epi64 (a, b); }
-  static VAES_INLINE T lt64u (T a, T b)
-  { return _mm512_movm_epi64 (_mm512_cmplt_epu64_mask (a, b)); }
-  static VAES_INLINE T bslli8 (T a) { return _mm512_bslli_epi128 (a, 8); }
-  template <int B> static VAES_INLINE T bslli (T a) { return _mm512_bslli_epi128 (a, B); }
-  template <int B> static VAES_INLINE T srli64 (T a) { return _mm512_maskz_srli_epi64 ((__mmask8)0xff, a, B); }
-  static VAES_INLINE T sllv (T a, T c)
-  { return _mm512_maskz_sllv_epi64 ((__mmask8)0xff, a, c); }
-  static VAES_INLINE T srlv (T a, T c)
-  { return _mm512_maskz_srlv_epi64 ((__mmask8)0xff, a, c); }
-  static VAES_INLINE T clmul01 (T a, T b)
-  { return _mm512_clmulepi64_epi128 (a, b, 0x01); }
-  static VAES_INLINE T bswap (T a)
-  { return _mm512_shuffle_epi8 (a, bcast (X1::bswap_mask ())); }
-  static VAES_INLINE T pairs (const int64_t *v)
-  { return _mm512_set_epi64 (v[7], v[6], v[5], v[4], v[3], v[2], v[1], v[0]); }
-};
+using simd_x86::Z4;
 #endif
 
 /* Park XTS tweaks / OCB offsets in the output buffer during the rounds
