@@ -9,9 +9,10 @@
  * product needs no 1-bit shift; cipher-gcm-intel-clmul.h).  The key area
  * starts with exactly the pclmul back end's layout (H^1..H^8 and their
  * Karatsuba halves), so its 128-bit code serves the tails, and continues
- * with H^64..H^1 in load order (hp[i] = H^(64-i) * x^-1): one 512-bit
- * load gives the powers for four consecutive blocks, e.g. hp[48..51] =
- * H^16..H^13 for blocks 0..3 of a 16-block run; then hkp[i], the XOR of
+ * with H^64..H^1 in load order (hp[i] = H^(64-i) * x^-1; the AVX2 back
+ * end fills hp[32..63] only): one 512-bit load gives the powers for four
+ * consecutive blocks, e.g. hp[48..51] = H^16..H^13 for blocks 0..3 of a
+ * 16-block run; then hkp[i], the XOR of
  * hp[i]'s two 64-bit halves in both halves of the lane (the Karatsuba
  * operand of the key).
  *
@@ -74,20 +75,6 @@ struct vpclmul_key
 };
 static_assert (sizeof (vpclmul_key) <= GCM_GHASH_KEY_SIZE);
 
-unsigned int
-vpclmul_setkey (gcm_ghash_key *key, const unsigned char *hbytes)
-{
-  unsigned int depth = _gcry_ghash_ops_pclmul.setkey (key, hbytes);
-  vpclmul_key *k = reinterpret_cast<vpclmul_key *> (key->bytes);
-  for (int n = 1; n <= 8; n++)
-    k->hp[64 - n] = k->h[n - 1];
-  for (int n = 9; n <= 64; n++)
-    k->hp[64 - n] = mul_premul (k->hp[64 - (n - 8)], k->h[7]);
-  for (int i = 0; i < 64; i++)
-    k->hkp[i] = _mm_xor_si128 (k->hp[i], _mm_shuffle_epi32 (k->hp[i], 0x4e));
-  return depth;
-}
-
 /* ---- AVX2: 8 blocks per group in four ymm registers ------------------ */
 
 TARGET_AVX2 inline __m128i
@@ -138,6 +125,76 @@ ghash256 (const vpclmul_key *k, __m128i y, const unsigned char *&buf,
       y = finish128_karatsuba (l, m, h);
     }
   return y;
+}
+
+/* Lane by lane: A * B, operands premultiplied by x^-1 (mul_premul),
+ * the Karatsuba way: the middle recovered and folded into [HI:LO], each
+ * lane reduced as reduce128 does.  */
+TARGET_AVX2 inline __m256i
+mul_premul2 (__m256i a, __m256i b)
+{
+  __m256i lo = _mm256_clmulepi64_epi128 (a, b, 0x00);
+  __m256i hi = _mm256_clmulepi64_epi128 (a, b, 0x11);
+  const __m256i m = _mm256_xor_si256 (
+      _mm256_clmulepi64_epi128 (
+          _mm256_xor_si256 (a, _mm256_shuffle_epi32 (a, 0x4e)),
+          _mm256_xor_si256 (b, _mm256_shuffle_epi32 (b, 0x4e)), 0x00),
+      _mm256_xor_si256 (lo, hi));
+  lo = _mm256_xor_si256 (lo, _mm256_bslli_epi128 (m, 8));
+  hi = _mm256_xor_si256 (hi, _mm256_bsrli_epi128 (m, 8));
+  const __m256i q = _mm256_set1_epi64x ((long long) 0xc200000000000000ULL);
+  __m256i t = _mm256_clmulepi64_epi128 (lo, q, 0x00);
+  lo = _mm256_xor_si256 (_mm256_shuffle_epi32 (lo, 0x4e), t);
+  t = _mm256_clmulepi64_epi128 (lo, q, 0x00);
+  return _mm256_xor_si256 (_mm256_xor_si256 (hi, _mm256_shuffle_epi32 (lo, 0x4e)),
+                           t);
+}
+
+/* The key area for the AVX2 back end: the pclmul layout (H^1..H^8),
+ * then hp[32..63] = H^32..H^1 and their halves, the most its kernels
+ * read (8-block runs; the stitched GCM and GCM-SIV kernel's pairs of
+ * 16-block groups).  Two powers per register in hp's order, R_j =
+ * [H^(2j+2), H^(2j+1)] at hp + 62 - 2j; R_(step+j) = R_j H^(2 step)
+ * lane by lane: 12 products in two dependent steps, where a chain of
+ * scalar products took 56 for H^9..H^64 (GCM-SIV derives a POLYVAL key
+ * per message, so this is per message there).  Each step reads its
+ * operands back from the key area: held in registers, the sixteen did
+ * not fit and GCC spilled key powers to the stack.  */
+TARGET_AVX2 inline __m256i
+avx2_power_pair (const vpclmul_key *k, int j)
+{
+  return _mm256_load_si256 (reinterpret_cast<const __m256i *> (k->hp + 62
+                                                               - 2 * j));
+}
+
+TARGET_AVX2 inline void
+avx2_put_power_pair (vpclmul_key *k, int j, __m256i r)
+{
+  _mm256_store_si256 (reinterpret_cast<__m256i *> (k->hp + 62 - 2 * j), r);
+  _mm256_store_si256 (reinterpret_cast<__m256i *> (k->hkp + 62 - 2 * j),
+                      _mm256_xor_si256 (r, _mm256_shuffle_epi32 (r, 0x4e)));
+}
+
+TARGET_AVX2 unsigned int
+vpclmul_avx2_setkey (gcm_ghash_key *key, const unsigned char *hbytes)
+{
+  const unsigned int depth = _gcry_ghash_ops_pclmul.setkey (key, hbytes);
+  vpclmul_key *k = reinterpret_cast<vpclmul_key *> (key->bytes);
+  for (int j = 0; j < 4; j++)
+    avx2_put_power_pair (k, j, _mm256_set_m128i (k->h[2 * j],
+                                                 k->h[2 * j + 1]));
+  for (int step = 4; step < 16; step *= 2)
+    {
+      asm ("" : "+r" (k));  /* Operands from the key area, not spills.  */
+      /* H^(2 step), lane 0 of R_(step-1), in both lanes.  */
+      const __m256i top
+        = _mm256_permute4x64_epi64 (avx2_power_pair (k, step - 1), 0x44);
+      for (int j = 0; j < step; j++)
+        avx2_put_power_pair (k, step + j,
+                             mul_premul2 (avx2_power_pair (k, j), top));
+    }
+  _mm256_zeroall ();
+  return depth;
 }
 
 /* POLYVAL over the last blocks (any number; used for fewer than a
@@ -728,7 +785,7 @@ struct V
 } // namespace
 
 const gcm_ghash_ops _gcry_ghash_ops_vpclmul_avx2
-  = { vpclmul_setkey, vpclmul_avx2_ghash, vpclmul_avx2_polyval };
+  = { vpclmul_avx2_setkey, vpclmul_avx2_ghash, vpclmul_avx2_polyval };
 const gcm_ghash_ops _gcry_ghash_ops_vpclmul_avx512
   = { vpclmul_avx512_setkey, vpclmul_avx512_ghash, vpclmul_avx512_polyval };
 
