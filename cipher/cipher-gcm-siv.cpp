@@ -30,11 +30,16 @@
  *   - "polyval-pclmul": native PCLMULQDQ in POLYVAL's own byte order
  *     with a cheap key set-up (H^1..H^8), cipher-gcm-siv-intel-pclmul.cpp;
  *     used for short calls whenever the CPU has PCLMULQDQ;
- *   - a wide back end, which the message switches to (for good) at its
- *     first call of the back end's wide_min blocks or more: GCM's
- *     vpclmul-avx512 (which computes POLYVAL itself, without byte
- *     reversals: cipher-gcm-intel-vpclmul.cpp) or vpclmul-avx2,
- *     whichever hwf selects for GCM;
+ *   - a native wide back end, which the message switches to (for good)
+ *     at its first call of the back end's min_blocks blocks or more:
+ *     "polyval-vpclmul-avx512" or "polyval-vpclmul-avx2" (VPCLMULQDQ on
+ *     zmm / ymm, cipher-gcm-siv-vpclmul-kernel.h), whose set-up adds
+ *     only the higher powers to the PCLMULQDQ key;
+ *   - for the decryption of a long text, where the AES path has the
+ *     stitched CTR + POLYVAL kernel (bulk slot gcm_siv_dec): GCM's wide
+ *     GHASH back end vpclmul-avx512 or vpclmul-avx2 (which compute
+ *     POLYVAL themselves, without byte reversals:
+ *     cipher-gcm-intel-vpclmul.cpp), whose key the kernel reads;
  *   - without PCLMULQDQ, the GHASH back end hwf selects (generic).
  * A GHASH back end computes POLYVAL through RFC 8452 Appendix A:
  * POLYVAL (H, X_1..X_n) = ByteReverse (GHASH (mulX_GHASH (ByteReverse
@@ -99,16 +104,20 @@ constexpr size_t SIV_BLOCK = 16;
 constexpr size_t SIV_NONCE = 12;
 /* RFC 8452 6: P_MAX = A_MAX = 2^36 bytes.  */
 constexpr uint64_t SIV_MAX_LEN = UINT64_C (1) << 36;
-/* Blocks in one POLYVAL call from which the wide vpclmul-avx2 back end
- * beats the native PCLMULQDQ one despite its longer key set-up (the
- * scalar H^9..H^64): measured on Zen 5 with AVX-512 disabled, 177 ns
- * more set-up and 0.6 ns less per block, even at about 290 blocks.  */
-constexpr size_t POLYVAL_WIDE_MIN = 512;
-/* The same for vpclmul-avx512 (14 lane-wise products of set-up, its
- * polyval function without byte reversals): 58 ns more set-up and
- * 1.3 ns less per block than the native PCLMULQDQ back end on Zen 5,
- * even at about 45 blocks.  */
-constexpr size_t POLYVAL_AVX512_WIDE_MIN = 64;
+/* Blocks in one POLYVAL call from which the native VPCLMULQDQ back
+ * ends beat the PCLMULQDQ one despite their longer key set-up (the
+ * powers beyond K_8): on Zen 4 the zmm one takes 37 ns more set-up and
+ * 1.2 ns less per block, the ymm one 20 ns more and 0.8 ns less.  */
+constexpr size_t POLYVAL_VPCLMUL512_WIDE_MIN = 32;
+constexpr size_t POLYVAL_VPCLMUL256_WIDE_MIN = 32;
+/* Blocks of text from which decryption takes the wide GHASH back end and
+ * the stitched CTR + POLYVAL kernel (one pass over the text) rather than
+ * the native wide one (CTR, then POLYVAL, per DEC_CHUNK).  The GHASH
+ * key set-up costs more (H^1..H^64 on zmm, H^1..H^32 on ymm).  On Zen 4,
+ * AES-128, best of 7-9 runs: the stitched pass takes 5-8% more time at
+ * 2-4 KiB on both widths, 3-5% less at 6 KiB on ymm, 5-11% less at 8-16
+ * KiB on both.  */
+constexpr size_t POLYVAL_STITCH_MIN = 512;
 /* Blocks byte-reversed per GHASH call (stack buffer of 1 KiB).  */
 constexpr size_t REV_CHUNK = 64;
 /* Bytes of text per CTR + POLYVAL step when decrypting (stays in L1). */
@@ -134,6 +143,9 @@ struct gcm_siv_state
   unsigned char keys_live;            /* Derived keys present.  */
   const struct polyval_backend *narrow;  /* POLYVAL of short calls.  */
   const struct polyval_backend *wide;    /* Of long calls, or NULL.  */
+  const struct polyval_backend *stitch;  /* A GHASH back end of the
+                                            stitched decryption of long
+                                            texts (gcm_siv_dec), or NULL. */
   const struct polyval_backend *cur;     /* hkey's back end, or NULL. */
   size_t hkey_used;                      /* Bytes of hkey written since
                                             the keys were last wiped.  */
@@ -216,23 +228,25 @@ struct polyval_backend
   const char *name;
   const polyval_ops *native;     /* Or: */
   const gcm_ghash_ops *ghash;
-  /* A wide back end: worth its longer key set-up only for calls of
-   * WIDE_MIN blocks or more (0: not a wide one).  */
-  size_t wide_min;
+  /* A native wide back end: used for calls of MIN_BLOCKS blocks or
+   * more; a GHASH back end with a stitched decryption kernel: used for
+   * that decryption of texts of MIN_BLOCKS blocks or more (0: for
+   * neither).  */
+  size_t min_blocks;
   unsigned int hwf;              /* Native ones: the bits they need.  */
 };
 
-/* The wide_min of GHASH back end G as a POLYVAL back end (0: not a
- * wide one).  Not constexpr: comparing the addresses of two external
- * objects is not a constant expression under -fsanitize=address.  */
+/* The min_blocks of GHASH back end G as a POLYVAL back end (0: no
+ * stitched decryption kernel reads its key).  Not constexpr: comparing
+ * the addresses of two external objects is not a constant expression
+ * under -fsanitize=address.  */
 size_t
-polyval_wide_min (const gcm_ghash_ops *g)
+polyval_stitch_min (const gcm_ghash_ops *g)
 {
 #ifdef GCIPHER_ARCH_X86
-  if (g == &_gcry_ghash_ops_vpclmul_avx512)
-    return POLYVAL_AVX512_WIDE_MIN;
-  if (g == &_gcry_ghash_ops_vpclmul_avx2)
-    return POLYVAL_WIDE_MIN;
+  if (g == &_gcry_ghash_ops_vpclmul_avx512
+      || g == &_gcry_ghash_ops_vpclmul_avx2)
+    return POLYVAL_STITCH_MIN;
 #endif
   (void) g;
   return 0;
@@ -253,7 +267,7 @@ make_ghash_backends ()
   for (size_t i = 0; i < _gcry_gcm_n_ghash_impls; i++)
     {
       const cipher_impl<const gcm_ghash_ops *> &g = _gcry_gcm_ghash_table[i];
-      r.v[i] = { g.name, nullptr, g.ops, polyval_wide_min (g.ops), 0 };
+      r.v[i] = { g.name, nullptr, g.ops, polyval_stitch_min (g.ops), 0 };
     }
   return r;
 }
@@ -265,6 +279,17 @@ const polyval_ghash_backends ghash_backends = make_ghash_backends ();
 constexpr polyval_backend polyval_pclmul_backend
   = { "polyval-pclmul", &_gcry_polyval_ops_pclmul, nullptr, 0,
       HWF_INTEL_PCLMUL };
+/* The native VPCLMULQDQ back ends, for long calls, fastest first.  */
+constexpr polyval_backend polyval_wide_backends[] = {
+#ifdef __x86_64__
+  { "polyval-vpclmul-avx512", &_gcry_polyval_ops_vpclmul_avx512, nullptr,
+    POLYVAL_VPCLMUL512_WIDE_MIN,
+    HWF_INTEL_PCLMUL | HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX512 },
+#endif
+  { "polyval-vpclmul-avx2", &_gcry_polyval_ops_vpclmul_avx2, nullptr,
+    POLYVAL_VPCLMUL256_WIDE_MIN,
+    HWF_INTEL_PCLMUL | HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX2 },
+};
 #endif
 
 /* The back end named NAME (_gcry_polyval_test), or NULL.  */
@@ -274,6 +299,9 @@ backend_by_name (const char *name)
 #ifdef GCIPHER_ARCH_X86
   if (!strcmp (polyval_pclmul_backend.name, name))
     return &polyval_pclmul_backend;
+  for (const polyval_backend &b : polyval_wide_backends)
+    if (!strcmp (b.name, name))
+      return &b;
 #endif
   for (const polyval_backend &b : ghash_backends.v)
     if (!strcmp (b.name, name))
@@ -283,19 +311,28 @@ backend_by_name (const char *name)
 
 /* For HWF: the back end of short calls (*NARROW: the native PCLMULQDQ
  * one where the CPU has the instruction, else the GHASH one GCM would
- * choose) and of long calls (*WIDE, or NULL: that GHASH back end if it
- * is a wide one).  */
+ * choose), of long calls (*WIDE: a native VPCLMULQDQ one, or NULL) and
+ * of the stitched decryption of long texts (*STITCH: that GHASH back
+ * end if a kernel reads its key, or NULL).  */
 void
 choose_backends (unsigned int hwf, const polyval_backend **narrow,
-                 const polyval_backend **wide)
+                 const polyval_backend **wide,
+                 const polyval_backend **stitch)
 {
   const polyval_backend *g
     = &ghash_backends.v[cipher_impl_choose (_gcry_gcm_ghash_table, hwf)];
-  *wide = g->wide_min ? g : nullptr;
+  *wide = nullptr;
+  *stitch = g->min_blocks ? g : nullptr;
   *narrow = g;
 #ifdef GCIPHER_ARCH_X86
   if (cipher_hwf_present (polyval_pclmul_backend.hwf, hwf))
     *narrow = &polyval_pclmul_backend;
+  for (const polyval_backend &b : polyval_wide_backends)
+    if (cipher_hwf_present (b.hwf, hwf))
+      {
+        *wide = &b;
+        break;
+      }
 #endif
 }
 
@@ -373,15 +410,26 @@ backend_update (const polyval_backend *b, const gcm_ghash_key *key,
 
 /* Set the POLYVAL key up for the back end a call of NBLOCKS blocks
  * should use: the wide one (if any) for a long call, else the narrow
- * one; once wide, the message stays wide (the key areas differ).
- * Returns the stack burn depth.  */
+ * one; once wide, the message stays wide (the key areas differ).  A
+ * decryption of a long text (STITCHED) takes the stitched kernel's back
+ * end, which the message then keeps.  Returns the stack burn depth.  */
 unsigned int
-ensure_key (gcm_siv_state *st, size_t nblocks)
+ensure_key (gcm_siv_state *st, size_t nblocks, bool stitched = false)
 {
-  bool go_wide = st->wide && nblocks >= st->wide->wide_min;
-  if (st->cur && (st->cur == st->wide || !go_wide))
-    return 0;
-  st->cur = go_wide ? st->wide : st->narrow;
+  if (stitched && st->stitch && nblocks >= st->stitch->min_blocks)
+    {
+      if (st->cur == st->stitch)
+        return 0;
+      st->cur = st->stitch;
+    }
+  else
+    {
+      bool go_wide = st->wide && nblocks >= st->wide->min_blocks;
+      if (st->cur
+          && (st->cur == st->wide || st->cur == st->stitch || !go_wide))
+        return 0;
+      st->cur = go_wide ? st->wide : st->narrow;
+    }
   st->used_name = st->cur->name;
   const size_t size = backend_key_size (st->cur);
   st->hkey_used = size > st->hkey_used ? size : st->hkey_used;
@@ -673,7 +721,8 @@ gcm_siv_setkey (gcry_cipher_hd_t c, const unsigned char *key, size_t keylen)
   wipememory (c->mode_ctx, c->mode_ctx_size);
   st->keylen = (unsigned int) keylen;
   /* The POLYVAL back ends, like the AES path, are chosen at setkey.  */
-  choose_backends (_gcry_get_hw_features (), &st->narrow, &st->wide);
+  choose_backends (_gcry_get_hw_features (), &st->narrow, &st->wide,
+                   &st->stitch);
   c->marks.iv = 0;
   c->marks.tag = 0;
   return GPG_ERR_NO_ERROR;
@@ -688,6 +737,7 @@ gcm_siv_reset (gcry_cipher_hd_t c)
   gcm_siv_state *st = state_of (c);
   unsigned int keylen = st->keylen;
   const polyval_backend *narrow = st->narrow, *wide = st->wide;
+  const polyval_backend *stitch = st->stitch;
   /* The key area and the derived key schedule are zero unless a
    * message's keys are live (open, setkey and every message's end wipe
    * them): wipe those if need be, then the rest of the state.  */
@@ -698,6 +748,7 @@ gcm_siv_reset (gcry_cipher_hd_t c)
   st->keylen = keylen;
   st->narrow = narrow;
   st->wide = wide;
+  st->stitch = stitch;
 }
 
 gcry_err_code_t
@@ -813,7 +864,8 @@ gcm_siv_decrypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
   alignas (16) unsigned char expect[SIV_BLOCK];
   unsigned int depth = polyval_aad_pad (st);
   /* The back end by the whole text's length, not the chunks'.  */
-  depth = umax (depth, ensure_key (st, inlen / SIV_BLOCK));
+  depth = umax (depth, ensure_key (st, inlen / SIV_BLOCK,
+                                   st->bulk2.gcm_siv_dec != nullptr));
   memcpy (ctr_tag, st->tag, SIV_BLOCK);
   /* The received tag is public (siv_ctr says so again per chunk); said
    * here too because the stitched kernel below starts from it.  */

@@ -32,6 +32,15 @@ struct polyval_ops
 /* PCLMULQDQ, eight blocks per reduction (cipher-gcm-siv-intel-pclmul.cpp);
  * needs HWF_INTEL_PCLMUL.  Named "polyval-pclmul".  */
 extern const polyval_ops _gcry_polyval_ops_pclmul GCIPHER_INTERNAL;
+/* VPCLMULQDQ on ymm, runs of 16 blocks, K_1..K_16 from the PCLMULQDQ
+ * key (cipher-gcm-siv-intel-vpclmul-avx2.cpp); needs HWF_INTEL_PCLMUL,
+ * HWF_INTEL_VAES_VPCLMUL and HWF_INTEL_AVX2.  "polyval-vpclmul-avx2".  */
+extern const polyval_ops _gcry_polyval_ops_vpclmul_avx2 GCIPHER_INTERNAL;
+#ifdef __x86_64__
+/* The same on zmm, runs of 32 blocks (x86-64 only; needs
+ * HWF_INTEL_AVX512 instead of AVX2).  "polyval-vpclmul-avx512".  */
+extern const polyval_ops _gcry_polyval_ops_vpclmul_avx512 GCIPHER_INTERNAL;
+#endif
 #endif
 
 /* Name of the POLYVAL back end C's current (or last) message ended on

@@ -255,10 +255,10 @@ struct Z4
   static SIMD_INLINE T clmul11 (T a, T b)
   { return _mm512_clmulepi64_epi128 (a, b, 0x11); }
   static SIMD_INLINE T swap64 (T a)
-  { return _mm512_shuffle_epi32 (a, _MM_PERM_BADC); }
+  { return _mm512_maskz_shuffle_epi32 ((__mmask16)0xffff, a, _MM_PERM_BADC); }
   static SIMD_INLINE T bsrli8 (T a) { return _mm512_bsrli_epi128 (a, 8); }
   static SIMD_INLINE T reversed (T v)
-  { return _mm512_shuffle_i64x2 (v, v, 0x1b); }
+  { return _mm512_maskz_shuffle_i64x2 ((__mmask8)0xff, v, v, 0x1b); }
 };
 #endif
 

@@ -144,12 +144,28 @@ narrow_of (const Combo &c)
   return c.ghash->name;
 }
 
-/* The back end of long calls on COMBO, or "" (none).  */
+/* The back end of long calls on COMBO, or "" (none): the first native
+ * VPCLMULQDQ one whose hwf bits the combo's forced mask (both paths'
+ * bits, ScopedCombo) holds: zmm (x86-64 only), then ymm (which needs
+ * AVX2: on i386 the AES-NI or generic path with vpclmul-avx512 has
+ * none).  */
 std::string
 wide_of (const Combo &c)
 {
-  if (!strncmp (c.ghash->name, "vpclmul", 7))
-    return c.ghash->name;
+#ifdef GCIPHER_ARCH_X86
+  const unsigned int mask = c.aes->hwf | c.ghash->hwf;
+  const unsigned int base = HWF_INTEL_PCLMUL | HWF_INTEL_VAES_VPCLMUL;
+  auto forced = [mask] (unsigned int bits) {
+    return (mask & bits) == bits && have_hwf (bits);
+  };
+#ifdef __x86_64__
+  if (forced (base | HWF_INTEL_AVX512))
+    return "polyval-vpclmul-avx512";
+#endif
+  if (forced (base | HWF_INTEL_AVX2))
+    return "polyval-vpclmul-avx2";
+#endif
+  (void) c;
   return "";
 }
 
@@ -157,6 +173,18 @@ bool
 is_wide (const Combo &c)
 {
   return !wide_of (c).empty ();
+}
+
+/* The back end of the stitched decryption of long texts on COMBO (the
+ * wide GHASH one, with the kernel of the AES-NI key layout), or "".  */
+std::string
+stitch_of (const Combo &c)
+{
+  const bool kernel = !strcmp (c.aes->name, "aesni")
+                      || !strncmp (c.aes->name, "vaes", 4);
+  if (kernel && !strncmp (c.ghash->name, "vpclmul", 7))
+    return c.ghash->name;
+  return "";
 }
 
 /* Every POLYVAL back end this CPU can run, by name.  */
@@ -169,6 +197,13 @@ polyval_names ()
 #ifdef GCIPHER_ARCH_X86
   if (have_hwf (HWF_INTEL_PCLMUL))
     v.push_back ("polyval-pclmul");
+  if (have_hwf (HWF_INTEL_PCLMUL | HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX2))
+    v.push_back ("polyval-vpclmul-avx2");
+#ifdef __x86_64__
+  if (have_hwf (HWF_INTEL_PCLMUL | HWF_INTEL_VAES_VPCLMUL
+                | HWF_INTEL_AVX512))
+    v.push_back ("polyval-vpclmul-avx512");
+#endif
 #endif
   return v;
 }
@@ -833,14 +868,18 @@ TEST (GcmSiv, PathsAgree)
   Prng rng (0x67636d2d736976ull);
   int runs = 0, compared = 0;
   std::map<std::string, std::set<std::string>> seen;  /* POLYVAL used.  */
+  std::map<std::string, std::set<std::string>> seen_dec;  /* POLYVAL used.  */
   for (int iter = 0; iter < 150; iter++)
     {
       Vec v;
       v.key = rng.bytes (rng.below (2) ? 16 : 32);
       v.nonce = rng.bytes (12);
       v.aad = rng.bytes (rng.below (4) ? rng.below (100) : rng.below (3000));
-      /* Every tenth long enough for the wide POLYVAL back ends.  */
-      size_t len = iter % 10 == 0 ? 8192 + rng.below (5000)
+      /* Every tenth long enough for the wide POLYVAL back ends and the
+       * stitched decryption (512 blocks), every twentieth of 16 KiB or
+       * more.  */
+      size_t len = iter % 20 == 0 ? 16384 + rng.below (4000)
+                   : iter % 10 == 0 ? 8192 + rng.below (5000)
                    : rng.below (3) ? rng.below (300) : rng.below (10000);
       v.pt = rng.bytes (len);
       std::vector<size_t> split = random_split (rng, v.aad.size ());
@@ -874,6 +913,8 @@ TEST (GcmSiv, PathsAgree)
             Result r = run (&ours, v, true, b, random_split (rng, v.aad.size ()),
                             rng.below (2));
             ASSERT_EQ (0u, r.err) << v.where << " decrypt " << describe (r);
+            if (b == Bulk::Full)
+              seen_dec[c.name ()].insert (r.polyval);
             ASSERT_EQ (hex_encode (v.pt), hex_encode (r.out))
               << v.where << " decrypt on " << c.name () << " "
               << bulk_name (b);
@@ -897,13 +938,22 @@ TEST (GcmSiv, PathsAgree)
           EXPECT_TRUE (seen[c.name ()].count (wide_of (c)))
             << c.name () << ": " << wide_of (c) << " never ran";
         }
+      if (!stitch_of (c).empty ())
+        {
+          EXPECT_TRUE (seen_dec[c.name ()].count (stitch_of (c)))
+            << c.name () << ": stitched decryption on " << stitch_of (c)
+            << " never ran";
+        }
       std::string u;
       for (const std::string &n : seen[c.name ()])
         u += (u.empty () ? "" : ",") + n;
+      for (const std::string &n : seen_dec[c.name ()])
+        if (!seen[c.name ()].count (n))
+          u += (u.empty () ? "" : ",") + n + "(decryption)";
       used += " " + c.name () + ":" + u;
     }
   std::printf ("[  POLYVAL ] back ends used per pair:%s\n", used.c_str ());
-  std::printf ("[  RANDOM  ] %d messages (AAD splits, in place, up to 13192 "
+  std::printf ("[  RANDOM  ] %d messages (AAD splits, in place, up to 20383 "
                "bytes) agree on %zu pairs x 3 bulk variants; %d compared with "
                "libgcrypt\n", runs, combos.size (), compared);
 }
