@@ -369,3 +369,27 @@ _gcry_aes_aesni_gcm_crypt (gcry_cipher_hd_t c, void *out, const void *in,
 #endif
   return nblocks % 8;
 }
+
+/* The AES-NI path's gcm_siv_dec bulk slot (cipher-internal.h): the
+ * stitched kernel with the GCM-SIV counter and POLYVAL (no byte
+ * reversals, Appendix A of RFC 8452; see
+ * cipher-gcm-intel-vaes-kernel.h), when the POLYVAL back end is
+ * vpclmul-avx512 or vpclmul-avx2 (whose hwf bits include
+ * intel-vaes-vpclmul).  Whole groups of 32 (16) blocks only.  */
+size_t
+_gcry_aes_aesni_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
+                             const gcm_ghash_key *key, unsigned char *s,
+                             unsigned char *ctr, void *out, const void *in,
+                             size_t nblocks)
+{
+  const RIJNDAEL_context *actx = static_cast<const RIJNDAEL_context *> (ctx);
+  unsigned char *o = static_cast<unsigned char *> (out);
+  const unsigned char *i = static_cast<const unsigned char *> (in);
+  if (actx->path != RIJNDAEL_PATH_AESNI)
+    return nblocks;
+  if (ghash == &_gcry_ghash_ops_vpclmul_avx512)
+    return _gcry_gcm_vaes_avx512_siv_dec (actx, key, s, ctr, o, i, nblocks);
+  if (ghash == &_gcry_ghash_ops_vpclmul_avx2)
+    return _gcry_gcm_vaes_avx2_siv_dec (actx, key, s, ctr, o, i, nblocks);
+  return nblocks;
+}

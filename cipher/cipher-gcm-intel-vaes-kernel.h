@@ -2,11 +2,11 @@
  * GHASH kernel of GCM (NIST SP 800-38D 6.4 GHASH, 6.5 GCTR), written
  * once over the vector width.
  *
- * No include guard: cipher-gcm-intel-vpclmul.cpp includes this file once
- * per width, each time inside its own namespace that defines the traits
- * struct V (256-bit or 512-bit registers) and under a "#pragma GCC
- * target" for that width's ISA, so every instantiation is compiled for
- * exactly its instructions.  V provides:
+ * No include guard: cipher-gcm-intel-vaes-avx512.cpp and
+ * cipher-gcm-intel-vaes-avx2.cpp include this file inside their own
+ * namespace that defines the traits struct V (512-bit or 256-bit
+ * registers), each built with its width's ISA flags, so every
+ * instantiation is compiled for exactly its instructions.  V provides:
  *
  *   T                     the vector type; BLOCKS 16-byte blocks per T
  *   REGS                  counter registers per group (8: BLOCKS * REGS

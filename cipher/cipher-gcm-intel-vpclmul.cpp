@@ -1,8 +1,10 @@
 /* cipher-gcm-intel-vpclmul.cpp - GHASH (NIST SP 800-38D 6.4) with
  * VPCLMULQDQ on 256-bit (AVX2, 2 blocks per instruction) and 512-bit
  * (AVX-512, 4 blocks per instruction) registers; POLYVAL (RFC 8452 3)
- * through the same code for GCM-SIV; the stitched VAES kernels of GCM
- * and GCM-SIV decryption (cipher-gcm-intel-vaes-kernel.h).
+ * through the same code for GCM-SIV.  The stitched VAES kernels of GCM
+ * and GCM-SIV decryption, which read this key area (its layout is in
+ * cipher-gcm-intel-vpclmul.h), are cipher-gcm-intel-vaes-avx512.cpp and
+ * cipher-gcm-intel-vaes-avx2.cpp.
  *
  * Same representation as cipher-gcm-intel-pclmul.cpp (blocks loaded
  * byte-reversed, key powers stored premultiplied by x^-1, so a carry-less
@@ -39,50 +41,16 @@
  */
 #include <config.h>
 
-/* GCC 12's AVX-512 headers build some intrinsics on a deliberately
- * undefined vector and then warn about it under -Wall (GCC bug 105593). */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
 #include <string.h>
 
 #include "g10lib.h"
-#include "cipher-gcm.h"
-#include "cipher-gcm-intel-clmul.h"
-#include "rijndael-internal.h"
+#include "cipher-gcm-intel-vpclmul.h"
 #include "vec-clear-x86.h"
 
-#define TARGET_AVX2 __attribute__ ((target ("avx2,vpclmulqdq,pclmul")))
-#define TARGET_AVX512 \
-  __attribute__ ((target ("avx512f,avx512vl,avx512bw,vpclmulqdq,pclmul")))
-#define GCM_UNROLL512 _Pragma ("GCC unroll 16")
-#define TARGET_VAES512                                                  \
-  __attribute__ ((target ("avx512f,avx512vl,avx512bw,vaes,vpclmulqdq,"  \
-                          "aes,pclmul")))
 
 namespace {
 
-using namespace gcm_clmul;
-
-struct vpclmul_key
-{
-  __m128i h[8];     /* pclmul layout: H^(i+1) * x^-1 */
-  __m128i hk[8];    /* pclmul layout: halves xored */
-  __m128i hp[64];   /* H^(64-i) * x^-1 */
-  __m128i hkp[64];  /* hp[i]'s 64-bit halves XORed, in both halves */
-};
-static_assert (sizeof (vpclmul_key) <= GCM_GHASH_KEY_SIZE);
-
 /* ---- AVX2: 8 blocks per group in four ymm registers ------------------ */
-
-TARGET_AVX2 inline __m128i
-hxor256 (__m256i v)
-{
-  return _mm_xor_si128 (_mm256_castsi256_si128 (v),
-                        _mm256_extracti128_si256 (v, 1));
-}
 
 /* The Karatsuba products of D and P (Q: P's halves XORed), accumulated
  * (see the head of this file).  */
@@ -256,25 +224,6 @@ vpclmul_avx2_polyval (const gcm_ghash_key *key, unsigned char *sp,
 
 /* ---- AVX-512: 16 blocks per group in four zmm registers ---------------- */
 
-/* The byte-reversal mask for each 128-bit lane.  */
-alignas (64) const unsigned char bswap_mask512[64] = {
-  15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-  15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-  15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-  15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
-};
-
-TARGET_AVX512 inline __m128i
-hxor512 (__m512i v)
-{
-  /* (Swap the 256-bit halves with a shuffle: GCC 12's extract
-   * intrinsics trip -Wmaybe-uninitialized.)  */
-  __m256i t = _mm512_castsi512_si256 (
-      _mm512_xor_si512 (v, _mm512_shuffle_i64x2 (v, v, 0x4e)));
-  return _mm_xor_si128 (_mm256_castsi256_si128 (t),
-                        _mm256_extracti128_si256 (t, 1));
-}
-
 /* The Karatsuba products of D and P (Q: P's halves XORed), accumulated
  * (see the head of this file).  */
 TARGET_AVX512 inline void
@@ -285,33 +234,6 @@ mul4_acc (__m512i d, __m512i p, __m512i q, __m512i &lo, __m512i &mid,
   hi = _mm512_xor_si512 (hi, _mm512_clmulepi64_epi128 (d, p, 0x11));
   const __m512i dk = _mm512_xor_si512 (d, _mm512_shuffle_epi32 (d, _MM_PERM_BADC));
   mid = _mm512_xor_si512 (mid, _mm512_clmulepi64_epi128 (dk, q, 0x00));
-}
-
-/* Each lane of [HI : LO] (a 256-bit reflected product) reduced as
- * reduce128 does.  */
-TARGET_AVX512 inline __m512i
-reduce512 (__m512i lo, __m512i hi)
-{
-  const __m512i q = _mm512_set1_epi64 ((long long) 0xc200000000000000ULL);
-  __m512i t = _mm512_clmulepi64_epi128 (lo, q, 0x00);
-  lo = _mm512_xor_si512 (_mm512_shuffle_epi32 (lo, _MM_PERM_BADC), t);
-  t = _mm512_clmulepi64_epi128 (lo, q, 0x00);
-  return _mm512_ternarylogic_epi64 (hi, _mm512_shuffle_epi32 (lo, _MM_PERM_BADC),
-                                    t, 0x96);
-}
-
-/* Per lane: the Karatsuba sums (LO, MID = (d1 + d0) (p1 + p0), HI)
- * folded into [HI : LO] and reduced.  The middle's halves are swapped by
- * VPSHUFD and XORed into the high qword of LO and the low qword of HI
- * under a write mask (no byte shift, which would be a shuffle).  */
-TARGET_AVX512 inline __m512i
-finish512_karatsuba (__m512i lo, __m512i mid, __m512i hi)
-{
-  const __m512i m = _mm512_ternarylogic_epi64 (mid, lo, hi, 0x96);
-  const __m512i s = _mm512_shuffle_epi32 (m, _MM_PERM_BADC);
-  lo = _mm512_mask_xor_epi64 (lo, 0xaa, lo, s);
-  hi = _mm512_mask_xor_epi64 (hi, 0x55, hi, s);
-  return reduce512 (lo, hi);
 }
 
 /* A * B lane by lane, operands premultiplied by x^-1 (mul_premul), the
@@ -464,323 +386,6 @@ vpclmul_avx512_polyval (const gcm_ghash_key *key, unsigned char *sp,
   return 0;
 }
 
-/* ---- Stitched VAES CTR + VPCLMULQDQ GHASH ------------------------------
- *
- * One kernel (cipher-gcm-intel-vaes-kernel.h) over the vector width:
- * 8 zmm counter registers (32 blocks per group) with AVX-512, 8 ymm
- * registers (16 blocks per group) with AVX2.  */
-
-/* Dword 0 of each lane: the lane's counter offset; then the step between
- * registers for 4-lane and 2-lane registers.  */
-alignas (64) const uint32_t ctr_lane_offsets[16]
-  = { 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0 };
-alignas (64) const uint32_t ctr_step4[16]
-  = { 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0 };
-alignas (32) const uint32_t ctr_step2[8] = { 2, 0, 0, 0, 2, 0, 0, 0 };
-/* For a group of NREGS registers of LANES lanes: the step between
- * groups (LANES * NREGS in dword 0 of every lane, the byte-reversed
- * counter's step), and for register J, LANES * J in the last byte of
- * every lane (dword 3 << 24), the big-endian counter step of the
- * kernel's fast path.  */
-template <int LANES, int NREGS>
-struct ctr_steps
-{
-  alignas (64) uint32_t group[4 * LANES];
-  alignas (64) uint32_t be[NREGS][4 * LANES];
-  constexpr ctr_steps () : group (), be ()
-  {
-    for (int i = 0; i < LANES; i++)
-      group[4 * i] = LANES * NREGS;
-    for (int j = 0; j < NREGS; j++)
-      for (int i = 0; i < LANES; i++)
-        be[j][4 * i + 3] = (uint32_t) (LANES * j) << 24;
-  }
-};
-constexpr ctr_steps<4, 8> ctr_steps4;
-constexpr ctr_steps<2, 8> ctr_steps2;
-
-#define GCM_ALWAYS_INLINE static inline __attribute__ ((always_inline))
-
-/* The width's ISA for every function of its region: GCC's target
- * pragma, or the equivalent clang attribute push (clang ignores the GCC
- * pragma; the fuzzing and RISC-V cross builds use clang).  */
-#ifdef __clang__
-#pragma clang attribute push (__attribute__ ((target ("avx512f,avx512vl,avx512bw,vaes,vpclmulqdq,aes,pclmul"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target ("avx512f,avx512vl,avx512bw,vaes,vpclmulqdq,aes,pclmul")
-#endif
-namespace vaes512 {
-
-struct V
-{
-  typedef __m512i T;
-  static constexpr int BLOCKS = 4;
-  static constexpr int REGS = 8;
-  /* The frame holds the broadcast round keys (15 x 64 bytes) and a few
-   * spills: GCC 12 makes it at most 0x688 bytes on x86-64 (0xd40 on
-   * i386, 8 registers), + 63 of alignment, the saved registers and the
-   * return address.  */
-#ifdef __x86_64__
-  static constexpr unsigned int BURN = 1792;
-#else
-  static constexpr unsigned int BURN = 3520;
-#endif
-  GCM_ALWAYS_INLINE T loadu (const void *p) { return _mm512_loadu_si512 (p); }
-  GCM_ALWAYS_INLINE T load (const void *p) { return _mm512_load_si512 (p); }
-  GCM_ALWAYS_INLINE void storeu (void *p, T v) { _mm512_storeu_si512 (p, v); }
-  GCM_ALWAYS_INLINE T vxor (T a, T b) { return _mm512_xor_si512 (a, b); }
-  GCM_ALWAYS_INLINE T bswap (T v)
-  { return _mm512_shuffle_epi8 (v, _mm512_load_si512 (bswap_mask512)); }
-  GCM_ALWAYS_INLINE T add32 (T a, T b) { return _mm512_add_epi32 (a, b); }
-  GCM_ALWAYS_INLINE T bcast (__m128i k) { return _mm512_broadcast_i32x4 (k); }
-  GCM_ALWAYS_INLINE T aesenclast (T x, T k)
-  { return _mm512_aesenclast_epi128 (x, k); }
-  GCM_ALWAYS_INLINE T zext (__m128i y) { return _mm512_zextsi128_si512 (y); }
-  GCM_ALWAYS_INLINE T zero () { return _mm512_setzero_si512 (); }
-#ifdef __x86_64__
-  /* The group's hash and AES work as ordered asm statements (the
-   * kernel's schedule; the compiler would otherwise interleave them its
-   * own way, measurably slower; x86-64 only: i386 has 8 vector
-   * registers, the asm needs 9).  One middle round of the 8
-   * registers.  */
-  GCM_ALWAYS_INLINE void aes_round (T (&x)[REGS], const T *key)
-  {
-    static_assert (REGS == 8, "the asm names 8 registers");
-    T kr;
-    asm volatile ("vmovdqa64 %[k], %[kr]\n\t"
-                  "vaesenc %[kr], %[x0], %[x0]\n\t"
-                  "vaesenc %[kr], %[x1], %[x1]\n\t"
-                  "vaesenc %[kr], %[x2], %[x2]\n\t"
-                  "vaesenc %[kr], %[x3], %[x3]\n\t"
-                  "vaesenc %[kr], %[x4], %[x4]\n\t"
-                  "vaesenc %[kr], %[x5], %[x5]\n\t"
-                  "vaesenc %[kr], %[x6], %[x6]\n\t"
-                  "vaesenc %[kr], %[x7], %[x7]"
-                  : [kr] "=&v" (kr), [x0] "+v" (x[0]), [x1] "+v" (x[1]),
-                    [x2] "+v" (x[2]), [x3] "+v" (x[3]), [x4] "+v" (x[4]),
-                    [x5] "+v" (x[5]), [x6] "+v" (x[6]), [x7] "+v" (x[7])
-                  : [k] "m" (*key));
-  }
-  /* D: the 4 blocks at P, byte-reversed when REV (YZ XORed in when
-   * FOLD); DK: D's 64-bit halves XORed in each lane.  */
-  GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool rev, bool fold,
-                               T yz, T &d, T &dk)
-  {
-    if (rev)
-      asm volatile ("vmovdqu64 %[m], %[d]\n\t"
-                    "vpshufb %[mask], %[d], %[d]"
-                    : [d] "=v" (d)
-                    : [m] "m" (*(const T *) p),
-                      [mask] "m" (*(const T *) bswap_mask512));
-    else
-      asm volatile ("vmovdqu64 %[m], %[d]"
-                    : [d] "=v" (d) : [m] "m" (*(const T *) p));
-    if (fold)
-      asm volatile ("vpxorq %[y], %[d], %[d]\n\t"
-                    "vpshufd $0x4e, %[d], %[dk]\n\t"
-                    "vpxorq %[d], %[dk], %[dk]"
-                    : [d] "+v" (d), [dk] "=&v" (dk) : [y] "v" (yz));
-    else
-      asm volatile ("vpshufd $0x4e, %[d], %[dk]\n\t"
-                    "vpxorq %[d], %[dk], %[dk]"
-                    : [dk] "=&v" (dk) : [d] "v" (d));
-  }
-  /* The Karatsuba products (see the head of this file) of D (DK) with
-   * the powers at P (their halves XORed at Q).  */
-  GCM_ALWAYS_INLINE void mul (T d, T dk, const T *p, const T *q, T &lo,
-                              T &mid, T &hi)
-  {
-    asm volatile ("vpclmulqdq $0x00, %[p], %[d], %[lo]\n\t"
-                  "vpclmulqdq $0x11, %[p], %[d], %[hi]\n\t"
-                  "vpclmulqdq $0x00, %[q], %[dk], %[mid]"
-                  : [lo] "=&v" (lo), [mid] "=&v" (mid), [hi] "=&v" (hi)
-                  : [d] "v" (d), [dk] "v" (dk), [p] "m" (*p), [q] "m" (*q));
-  }
-  /* A ^= B ^ C.  */
-  GCM_ALWAYS_INLINE void xor3 (T &a, T b, T c)
-  {
-    asm volatile ("vpternlogq $0x96, %[c], %[b], %[a]"
-                  : [a] "+v" (a) : [b] "v" (b), [c] "v" (c));
-  }
-#else
-  GCM_ALWAYS_INLINE void aes_round (T (&x)[REGS], const T *key)
-  {
-    const T k = _mm512_load_si512 (key);
-    _Pragma ("GCC unroll 16")
-    for (int j = 0; j < REGS; j++)
-      x[j] = _mm512_aesenc_epi128 (x[j], k);
-  }
-  GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool rev, bool fold,
-                               T yz, T &d, T &dk)
-  {
-    d = rev ? bswap (loadu (p)) : loadu (p);
-    if (fold)
-      d = _mm512_xor_si512 (d, yz);
-    dk = _mm512_xor_si512 (d, _mm512_shuffle_epi32 (d, _MM_PERM_BADC));
-  }
-  GCM_ALWAYS_INLINE void mul (T d, T dk, const T *p, const T *q, T &lo,
-                              T &mid, T &hi)
-  {
-    const T pv = _mm512_load_si512 (p);
-    lo = _mm512_clmulepi64_epi128 (d, pv, 0x00);
-    hi = _mm512_clmulepi64_epi128 (d, pv, 0x11);
-    mid = _mm512_clmulepi64_epi128 (dk, _mm512_load_si512 (q), 0x00);
-  }
-  GCM_ALWAYS_INLINE void xor3 (T &a, T b, T c)
-  { a = _mm512_ternarylogic_epi64 (a, b, c, 0x96); }
-#endif
-  GCM_ALWAYS_INLINE __m128i hxor (T v) { return hxor512 (v); }
-  GCM_ALWAYS_INLINE __m128i lane0 (T v) { return _mm512_castsi512_si128 (v); }
-  GCM_ALWAYS_INLINE T ctr_offsets () { return _mm512_load_si512 (ctr_lane_offsets); }
-  GCM_ALWAYS_INLINE T ctr_next (T c)
-  {
-    asm volatile ("vpaddd %1, %0, %0" : "+v" (c) : "m" (*(const T *) ctr_step4));
-    return c;
-  }
-  GCM_ALWAYS_INLINE T ctr_group (T c)
-  {
-    asm volatile ("vpaddd %1, %0, %0" : "+v" (c) : "m" (*(const T *) ctr_steps4.group));
-    return c;
-  }
-  GCM_ALWAYS_INLINE T ctr_be_add (T c, int j)
-  {
-    if (j)
-      asm volatile ("vpaddd %1, %0, %0" : "+v" (c)
-                    : "m" (*(const T *) ctr_steps4.be[j]));
-    return c;
-  }
-  GCM_ALWAYS_INLINE T reduce_lanes (T lo, T mid, T hi)
-  { return finish512_karatsuba (lo, mid, hi); }
-  GCM_ALWAYS_INLINE void cleanup () { vec_clear_zmm (); }  /* zmm16-31 too.  */
-};
-
-#include "cipher-gcm-intel-vaes-kernel.h"
-
-} // namespace vaes512
-#ifdef __clang__
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
-
-#ifdef __clang__
-#pragma clang attribute push (__attribute__ ((target ("avx2,vaes,vpclmulqdq,aes,pclmul"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target ("avx2,vaes,vpclmulqdq,aes,pclmul")
-#endif
-namespace vaes256 {
-
-struct V
-{
-  typedef __m256i T;
-  static constexpr int BLOCKS = 2;
-  static constexpr int REGS = 8;
-  /* 16 ymm registers do not hold 8 states, the GHASH sums and their
-   * operands: GCC 12 spills (states and Y among them) into a frame of
-   * at most 0x588 bytes with the broadcast round keys (0x740 on i386)
-   * (+ alignment, saved registers and the return address).  */
-#ifdef __x86_64__
-  static constexpr unsigned int BURN = 1600;
-#else
-  static constexpr unsigned int BURN = 1984;
-#endif
-  GCM_ALWAYS_INLINE T loadu (const void *p)
-  { return _mm256_loadu_si256 ((const __m256i *) p); }
-  GCM_ALWAYS_INLINE T load (const void *p)
-  { return _mm256_load_si256 ((const __m256i *) p); }
-  GCM_ALWAYS_INLINE T load_fresh (const void *p)
-  {
-    T r;
-    asm volatile ("vmovdqa %1, %0" : "=x" (r) : "m" (*(const T *) p));
-    return r;
-  }
-  GCM_ALWAYS_INLINE void storeu (void *p, T v)
-  { _mm256_storeu_si256 ((__m256i *) p, v); }
-  GCM_ALWAYS_INLINE T vxor (T a, T b) { return _mm256_xor_si256 (a, b); }
-  GCM_ALWAYS_INLINE T bswap (T v)
-  { return _mm256_shuffle_epi8 (v, _mm256_load_si256 ((const __m256i *) bswap_mask512)); }
-  GCM_ALWAYS_INLINE T add32 (T a, T b) { return _mm256_add_epi32 (a, b); }
-  GCM_ALWAYS_INLINE T bcast (__m128i k) { return _mm256_broadcastsi128_si256 (k); }
-  GCM_ALWAYS_INLINE T aesenclast (T x, T k)
-  { return _mm256_aesenclast_epi128 (x, k); }
-  GCM_ALWAYS_INLINE T zext (__m128i y) { return _mm256_zextsi128_si256 (y); }
-  GCM_ALWAYS_INLINE T zero () { return _mm256_setzero_si256 (); }
-  /* The kernel's primitives (see the 512-bit ones) as intrinsics: with
-   * 16 registers the compiler's allocation matters more than the
-   * order.  */
-  GCM_ALWAYS_INLINE void aes_round (T (&x)[REGS], const T *key)
-  {
-    const T k = load_fresh (key);
-    _Pragma ("GCC unroll 16")
-    for (int j = 0; j < REGS; j++)
-      x[j] = _mm256_aesenc_epi128 (x[j], k);
-  }
-  GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool rev, bool fold,
-                               T yz, T &d, T &dk)
-  {
-    d = rev ? bswap (loadu (p)) : loadu (p);
-    if (fold)
-      d = _mm256_xor_si256 (d, yz);
-    dk = _mm256_xor_si256 (d, _mm256_shuffle_epi32 (d, 0x4e));
-  }
-  GCM_ALWAYS_INLINE void mul (T d, T dk, const T *p, const T *q, T &lo,
-                              T &mid, T &hi)
-  {
-    const T pv = load_fresh (p);
-    lo = _mm256_clmulepi64_epi128 (d, pv, 0x00);
-    hi = _mm256_clmulepi64_epi128 (d, pv, 0x11);
-    mid = _mm256_clmulepi64_epi128 (dk, load_fresh (q), 0x00);
-  }
-  GCM_ALWAYS_INLINE void xor3 (T &a, T b, T c)
-  { a = _mm256_xor_si256 (a, _mm256_xor_si256 (b, c)); }
-  GCM_ALWAYS_INLINE __m128i hxor (T v) { return hxor256 (v); }
-  GCM_ALWAYS_INLINE __m128i lane0 (T v) { return _mm256_castsi256_si128 (v); }
-  GCM_ALWAYS_INLINE T ctr_offsets ()
-  { return _mm256_load_si256 ((const __m256i *) ctr_lane_offsets); }
-  GCM_ALWAYS_INLINE T ctr_next (T c)
-  {
-    asm volatile ("vpaddd %1, %0, %0" : "+x" (c) : "m" (*(const T *) ctr_step2));
-    return c;
-  }
-  GCM_ALWAYS_INLINE T ctr_group (T c)
-  {
-    asm volatile ("vpaddd %1, %0, %0" : "+x" (c) : "m" (*(const T *) ctr_steps2.group));
-    return c;
-  }
-  GCM_ALWAYS_INLINE T ctr_be_add (T c, int j)
-  {
-    if (j)
-      asm volatile ("vpaddd %1, %0, %0" : "+x" (c)
-                    : "m" (*(const T *) ctr_steps2.be[j]));
-    return c;
-  }
-  /* As finish512_karatsuba, with blends for the write masks.  */
-  GCM_ALWAYS_INLINE T reduce_lanes (T lo, T mid, T hi)
-  {
-    const T q = _mm256_set1_epi64x ((long long) 0xc200000000000000ULL);
-    const T m = _mm256_xor_si256 (mid, _mm256_xor_si256 (lo, hi));
-    const T s = _mm256_shuffle_epi32 (m, 0x4e);
-    const T z = _mm256_setzero_si256 ();
-    lo = _mm256_xor_si256 (lo, _mm256_blend_epi32 (z, s, 0xcc));
-    hi = _mm256_xor_si256 (hi, _mm256_blend_epi32 (z, s, 0x33));
-    T t = _mm256_clmulepi64_epi128 (lo, q, 0x00);
-    lo = _mm256_xor_si256 (_mm256_shuffle_epi32 (lo, 0x4e), t);
-    t = _mm256_clmulepi64_epi128 (lo, q, 0x00);
-    return _mm256_xor_si256 (hi, _mm256_xor_si256 (_mm256_shuffle_epi32 (lo, 0x4e), t));
-  }
-  GCM_ALWAYS_INLINE void cleanup () { _mm256_zeroall (); }
-};
-
-#include "cipher-gcm-intel-vaes-kernel.h"
-
-} // namespace vaes256
-#ifdef __clang__
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
 
 } // namespace
 
@@ -788,45 +393,3 @@ const gcm_ghash_ops _gcry_ghash_ops_vpclmul_avx2
   = { vpclmul_avx2_setkey, vpclmul_avx2_ghash, vpclmul_avx2_polyval };
 const gcm_ghash_ops _gcry_ghash_ops_vpclmul_avx512
   = { vpclmul_avx512_setkey, vpclmul_avx512_ghash, vpclmul_avx512_polyval };
-
-/* Stitched VAES + VPCLMULQDQ GCM over whole groups (32 blocks with zmm,
- * 16 with ymm); see cipher-gcm.h.  Returns the blocks left undone.  */
-size_t
-_gcry_gcm_vaes_avx512_crypt (gcry_cipher_hd_t c, unsigned char *out,
-                             const unsigned char *in, size_t nblocks,
-                             int encrypt)
-{
-  return vaes512::crypt (c, out, in, nblocks, encrypt);
-}
-
-size_t
-_gcry_gcm_vaes_avx2_crypt (gcry_cipher_hd_t c, unsigned char *out,
-                           const unsigned char *in, size_t nblocks,
-                           int encrypt)
-{
-  return vaes256::crypt (c, out, in, nblocks, encrypt);
-}
-
-/* The AES-NI path's gcm_siv_dec bulk slot (cipher-internal.h): the
- * stitched kernel with the GCM-SIV counter and POLYVAL (no byte
- * reversals, Appendix A of RFC 8452; see
- * cipher-gcm-intel-vaes-kernel.h), when the POLYVAL back end is
- * vpclmul-avx512 or vpclmul-avx2 (whose hwf bits include
- * intel-vaes-vpclmul).  Whole groups of 32 (16) blocks only.  */
-size_t
-_gcry_aes_aesni_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
-                             const gcm_ghash_key *key, unsigned char *s,
-                             unsigned char *ctr, void *out, const void *in,
-                             size_t nblocks)
-{
-  const RIJNDAEL_context *actx = static_cast<const RIJNDAEL_context *> (ctx);
-  unsigned char *o = static_cast<unsigned char *> (out);
-  const unsigned char *i = static_cast<const unsigned char *> (in);
-  if (actx->path != RIJNDAEL_PATH_AESNI)
-    return nblocks;
-  if (ghash == &_gcry_ghash_ops_vpclmul_avx512)
-    return vaes512::siv_decrypt (actx, key, s, ctr, o, i, nblocks);
-  if (ghash == &_gcry_ghash_ops_vpclmul_avx2)
-    return vaes256::siv_decrypt (actx, key, s, ctr, o, i, nblocks);
-  return nblocks;
-}

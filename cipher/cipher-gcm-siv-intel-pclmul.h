@@ -1,8 +1,9 @@
 /* cipher-gcm-siv-intel-pclmul.h - POLYVAL (RFC 8452 3) arithmetic on
  * one xmm register with PCLMULQDQ, for the native POLYVAL back end
  * (cipher-gcm-siv-intel-pclmul.cpp; include only from files built with
- * -mpclmul).  The wide back ends are GCM's (cipher-gcm-intel-vpclmul.cpp),
- * through RFC 8452 Appendix A.
+ * -mpclmul).  The wide back ends: cipher-gcm-siv-vpclmul-kernel.h (native,
+ * which starts from this key) and, for the stitched decryption, GCM's
+ * (cipher-gcm-intel-vpclmul.cpp) through RFC 8452 Appendix A.
  *
  * Field: GF(2^128) = GF(2)[x] / p, p = x^128 + x^127 + x^126 + x^121 + 1;
  * a 16-byte string is the little-endian integer whose bit i is the

@@ -96,8 +96,8 @@ const char *_gcry_cipher_gcm_ghash_name (gcry_cipher_hd_t c)
 extern const gcm_ghash_ops _gcry_ghash_ops_generic GCIPHER_INTERNAL;
 #ifdef GCIPHER_ARCH_X86
 extern const gcm_ghash_ops _gcry_ghash_ops_pclmul GCIPHER_INTERNAL;
-/* cipher-gcm-intel-vpclmul.cpp; their key area begins with the pclmul
- * layout.  */
+/* cipher-gcm-intel-vpclmul.cpp; their key area (cipher-gcm-intel-vpclmul.h)
+ * begins with the pclmul layout.  */
 extern const gcm_ghash_ops _gcry_ghash_ops_vpclmul_avx2 GCIPHER_INTERNAL;
 extern const gcm_ghash_ops _gcry_ghash_ops_vpclmul_avx512 GCIPHER_INTERNAL;
 /* Stitched AES-NI CTR + PCLMUL GHASH, the AES-NI path's gcm_crypt slot
@@ -108,18 +108,36 @@ size_t _gcry_aes_aesni_gcm_crypt (gcry_cipher_hd_t c, void *out,
 /* Its VAES + VPCLMULQDQ (zmm) variant, 32 blocks per group, used by
  * _gcry_aes_aesni_gcm_crypt when the GHASH back end is vpclmul-avx512
  * (whose hwf bits include intel-vaes-vpclmul and intel-avx512);
- * cipher-gcm-intel-vpclmul.cpp.  AES-NI key layout required.  */
+ * cipher-gcm-intel-vaes-avx512.cpp.  AES-NI key layout required.  */
 size_t _gcry_gcm_vaes_avx512_crypt (gcry_cipher_hd_t c, unsigned char *out,
                                     const unsigned char *in, size_t nblocks,
                                     int encrypt) GCIPHER_INTERNAL;
 /* The same on ymm (16 blocks per group), for the vpclmul-avx2 back end
- * (hwf intel-vaes-vpclmul + intel-avx2).  */
+ * (hwf intel-vaes-vpclmul + intel-avx2); cipher-gcm-intel-vaes-avx2.cpp. */
 size_t _gcry_gcm_vaes_avx2_crypt (gcry_cipher_hd_t c, unsigned char *out,
                                   const unsigned char *in, size_t nblocks,
                                   int encrypt) GCIPHER_INTERNAL;
-/* The AES-NI path's gcm_siv_dec slot: the zmm kernel for GCM-SIV
- * decryption when GHASH is vpclmul-avx512 (cipher-gcm-intel-vpclmul.cpp;
- * see cipher_bulk_ops::gcm_siv_dec).  */
+struct RIJNDAEL_context;
+/* The same kernels for GCM-SIV decryption: CTR from the counter block
+ * CTR (GCM-SIV's 32-bit little-endian counter) and POLYVAL of the
+ * plaintext continued in S, on the GHASH key area KEY of vpclmul-avx512
+ * (zmm) or vpclmul-avx2 (ymm).  Whole groups only; returns the blocks
+ * left undone.  */
+size_t _gcry_gcm_vaes_avx512_siv_dec (const RIJNDAEL_context *actx,
+                                      const gcm_ghash_key *key,
+                                      unsigned char *s, unsigned char *ctr,
+                                      unsigned char *out,
+                                      const unsigned char *in,
+                                      size_t nblocks) GCIPHER_INTERNAL;
+size_t _gcry_gcm_vaes_avx2_siv_dec (const RIJNDAEL_context *actx,
+                                    const gcm_ghash_key *key,
+                                    unsigned char *s, unsigned char *ctr,
+                                    unsigned char *out,
+                                    const unsigned char *in,
+                                    size_t nblocks) GCIPHER_INTERNAL;
+/* The AES-NI path's gcm_siv_dec slot: the kernels above when GHASH is
+ * vpclmul-avx512 or vpclmul-avx2 (cipher-gcm-intel-pclmul.cpp; see
+ * cipher_bulk_ops::gcm_siv_dec).  */
 size_t _gcry_aes_aesni_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
                                     const gcm_ghash_key *key,
                                     unsigned char *s, unsigned char *ctr,

@@ -14,7 +14,7 @@
  * blocks (the table entry names _gcry_aes_aesni_setkey), and the slots
  * fill_bulk inherits from _gcry_aes_aesni_fill_bulk: CBC-enc, CFB-enc,
  * OFB, ccm_crypt, gcm_crypt and gcm_siv_dec.  The last two hand their
- * blocks to the zmm VAES kernels of cipher-gcm-intel-vpclmul.cpp
+ * blocks to the zmm VAES kernels of cipher-gcm-intel-vaes-avx512.cpp
  * (stitched GCM, GCM-SIV decryption) when the GHASH back end is
  * vpclmul-avx512.
  *

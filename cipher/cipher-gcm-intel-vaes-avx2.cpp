@@ -1,0 +1,175 @@
+/* cipher-gcm-intel-vaes-avx2.cpp - the stitched VAES CTR + VPCLMULQDQ GHASH kernel of GCM
+ * (NIST SP 800-38D 6.4, 6.5) and of GCM-SIV decryption (RFC 8452 4,
+ * POLYVAL through Appendix A) on ymm registers (16 blocks per group): cipher-gcm-intel-vaes-kernel.h
+ * instantiated with this width's traits.
+ *
+ * Built with the VAES/VPCLMULQDQ flags of its width in its own
+ * convenience library.  Reached through the AES-NI path's gcm_crypt and
+ * gcm_siv_dec slots (cipher-gcm-intel-pclmul.cpp) when the GHASH back
+ * end's key area has this kernel's layout (cipher-gcm-intel-vpclmul.h).
+ */
+#include <config.h>
+
+#include "cipher-gcm-intel-vpclmul.h"
+#include "rijndael-internal.h"
+#include "vec-clear-x86.h"
+
+namespace {
+
+/* Dword 0 of each lane: the lane's counter offset; then the step between
+ * registers.  */
+alignas (64) const uint32_t ctr_lane_offsets[16]
+  = { 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0 };
+alignas (32) const uint32_t ctr_step2[8] = { 2, 0, 0, 0, 2, 0, 0, 0 };
+/* For a group of NREGS registers of LANES lanes: the step between
+ * groups (LANES * NREGS in dword 0 of every lane, the byte-reversed
+ * counter's step), and for register J, LANES * J in the last byte of
+ * every lane (dword 3 << 24), the big-endian counter step of the
+ * kernel's fast path.  */
+template <int LANES, int NREGS>
+struct ctr_steps
+{
+  alignas (64) uint32_t group[4 * LANES];
+  alignas (64) uint32_t be[NREGS][4 * LANES];
+  constexpr ctr_steps () : group (), be ()
+  {
+    for (int i = 0; i < LANES; i++)
+      group[4 * i] = LANES * NREGS;
+    for (int j = 0; j < NREGS; j++)
+      for (int i = 0; i < LANES; i++)
+        be[j][4 * i + 3] = (uint32_t) (LANES * j) << 24;
+  }
+};
+constexpr ctr_steps<2, 8> ctr_steps2;
+
+
+#define GCM_ALWAYS_INLINE static inline __attribute__ ((always_inline))
+
+namespace vaes256 {
+
+struct V
+{
+  typedef __m256i T;
+  static constexpr int BLOCKS = 2;
+  static constexpr int REGS = 8;
+  /* 16 ymm registers do not hold 8 states, the GHASH sums and their
+   * operands: GCC 12 spills (states and Y among them) into a frame of
+   * at most 0x588 bytes with the broadcast round keys (0x740 on i386)
+   * (+ alignment, saved registers and the return address).  */
+#ifdef __x86_64__
+  static constexpr unsigned int BURN = 1600;
+#else
+  static constexpr unsigned int BURN = 1984;
+#endif
+  GCM_ALWAYS_INLINE T loadu (const void *p)
+  { return _mm256_loadu_si256 ((const __m256i *) p); }
+  GCM_ALWAYS_INLINE T load (const void *p)
+  { return _mm256_load_si256 ((const __m256i *) p); }
+  GCM_ALWAYS_INLINE T load_fresh (const void *p)
+  {
+    T r;
+    asm volatile ("vmovdqa %1, %0" : "=x" (r) : "m" (*(const T *) p));
+    return r;
+  }
+  GCM_ALWAYS_INLINE void storeu (void *p, T v)
+  { _mm256_storeu_si256 ((__m256i *) p, v); }
+  GCM_ALWAYS_INLINE T vxor (T a, T b) { return _mm256_xor_si256 (a, b); }
+  GCM_ALWAYS_INLINE T bswap (T v)
+  { return _mm256_shuffle_epi8 (v, _mm256_load_si256 ((const __m256i *) bswap_mask512)); }
+  GCM_ALWAYS_INLINE T add32 (T a, T b) { return _mm256_add_epi32 (a, b); }
+  GCM_ALWAYS_INLINE T bcast (__m128i k) { return _mm256_broadcastsi128_si256 (k); }
+  GCM_ALWAYS_INLINE T aesenclast (T x, T k)
+  { return _mm256_aesenclast_epi128 (x, k); }
+  GCM_ALWAYS_INLINE T zext (__m128i y) { return _mm256_zextsi128_si256 (y); }
+  GCM_ALWAYS_INLINE T zero () { return _mm256_setzero_si256 (); }
+  /* The kernel's primitives (see the 512-bit ones) as intrinsics: with
+   * 16 registers the compiler's allocation matters more than the
+   * order.  */
+  GCM_ALWAYS_INLINE void aes_round (T (&x)[REGS], const T *key)
+  {
+    const T k = load_fresh (key);
+    _Pragma ("GCC unroll 16")
+    for (int j = 0; j < REGS; j++)
+      x[j] = _mm256_aesenc_epi128 (x[j], k);
+  }
+  GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool rev, bool fold,
+                               T yz, T &d, T &dk)
+  {
+    d = rev ? bswap (loadu (p)) : loadu (p);
+    if (fold)
+      d = _mm256_xor_si256 (d, yz);
+    dk = _mm256_xor_si256 (d, _mm256_shuffle_epi32 (d, 0x4e));
+  }
+  GCM_ALWAYS_INLINE void mul (T d, T dk, const T *p, const T *q, T &lo,
+                              T &mid, T &hi)
+  {
+    const T pv = load_fresh (p);
+    lo = _mm256_clmulepi64_epi128 (d, pv, 0x00);
+    hi = _mm256_clmulepi64_epi128 (d, pv, 0x11);
+    mid = _mm256_clmulepi64_epi128 (dk, load_fresh (q), 0x00);
+  }
+  GCM_ALWAYS_INLINE void xor3 (T &a, T b, T c)
+  { a = _mm256_xor_si256 (a, _mm256_xor_si256 (b, c)); }
+  GCM_ALWAYS_INLINE __m128i hxor (T v) { return hxor256 (v); }
+  GCM_ALWAYS_INLINE __m128i lane0 (T v) { return _mm256_castsi256_si128 (v); }
+  GCM_ALWAYS_INLINE T ctr_offsets ()
+  { return _mm256_load_si256 ((const __m256i *) ctr_lane_offsets); }
+  GCM_ALWAYS_INLINE T ctr_next (T c)
+  {
+    asm volatile ("vpaddd %1, %0, %0" : "+x" (c) : "m" (*(const T *) ctr_step2));
+    return c;
+  }
+  GCM_ALWAYS_INLINE T ctr_group (T c)
+  {
+    asm volatile ("vpaddd %1, %0, %0" : "+x" (c) : "m" (*(const T *) ctr_steps2.group));
+    return c;
+  }
+  GCM_ALWAYS_INLINE T ctr_be_add (T c, int j)
+  {
+    if (j)
+      asm volatile ("vpaddd %1, %0, %0" : "+x" (c)
+                    : "m" (*(const T *) ctr_steps2.be[j]));
+    return c;
+  }
+  /* As finish512_karatsuba, with blends for the write masks.  */
+  GCM_ALWAYS_INLINE T reduce_lanes (T lo, T mid, T hi)
+  {
+    const T q = _mm256_set1_epi64x ((long long) 0xc200000000000000ULL);
+    const T m = _mm256_xor_si256 (mid, _mm256_xor_si256 (lo, hi));
+    const T s = _mm256_shuffle_epi32 (m, 0x4e);
+    const T z = _mm256_setzero_si256 ();
+    lo = _mm256_xor_si256 (lo, _mm256_blend_epi32 (z, s, 0xcc));
+    hi = _mm256_xor_si256 (hi, _mm256_blend_epi32 (z, s, 0x33));
+    T t = _mm256_clmulepi64_epi128 (lo, q, 0x00);
+    lo = _mm256_xor_si256 (_mm256_shuffle_epi32 (lo, 0x4e), t);
+    t = _mm256_clmulepi64_epi128 (lo, q, 0x00);
+    return _mm256_xor_si256 (hi, _mm256_xor_si256 (_mm256_shuffle_epi32 (lo, 0x4e), t));
+  }
+  GCM_ALWAYS_INLINE void cleanup () { _mm256_zeroall (); }
+};
+
+#include "cipher-gcm-intel-vaes-kernel.h"
+
+} // namespace vaes256
+
+} // namespace
+
+/* Stitched VAES + VPCLMULQDQ GCM over whole groups of 16 blocks; see
+ * cipher-gcm.h.  Returns the blocks left undone.  */
+size_t
+_gcry_gcm_vaes_avx2_crypt (gcry_cipher_hd_t c, unsigned char *out,
+                          const unsigned char *in, size_t nblocks,
+                          int encrypt)
+{
+  return vaes256::crypt (c, out, in, nblocks, encrypt);
+}
+
+/* GCM-SIV decryption, whole groups of 16 blocks; see cipher-gcm.h.  */
+size_t
+_gcry_gcm_vaes_avx2_siv_dec (const RIJNDAEL_context *actx,
+                            const gcm_ghash_key *key, unsigned char *s,
+                            unsigned char *ctr, unsigned char *out,
+                            const unsigned char *in, size_t nblocks)
+{
+  return vaes256::siv_decrypt (actx, key, s, ctr, out, in, nblocks);
+}

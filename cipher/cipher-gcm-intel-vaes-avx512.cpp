@@ -1,0 +1,218 @@
+/* cipher-gcm-intel-vaes-avx512.cpp - the stitched VAES CTR + VPCLMULQDQ GHASH kernel of GCM
+ * (NIST SP 800-38D 6.4, 6.5) and of GCM-SIV decryption (RFC 8452 4,
+ * POLYVAL through Appendix A) on zmm registers (32 blocks per group, amd64 and i386): cipher-gcm-intel-vaes-kernel.h
+ * instantiated with this width's traits.
+ *
+ * Built with the VAES/VPCLMULQDQ flags of its width in its own
+ * convenience library.  Reached through the AES-NI path's gcm_crypt and
+ * gcm_siv_dec slots (cipher-gcm-intel-pclmul.cpp) when the GHASH back
+ * end's key area has this kernel's layout (cipher-gcm-intel-vpclmul.h).
+ */
+#include <config.h>
+
+#include "cipher-gcm-intel-vpclmul.h"
+#include "rijndael-internal.h"
+#include "vec-clear-x86.h"
+
+namespace {
+
+/* Dword 0 of each lane: the lane's counter offset; then the step between
+ * registers.  */
+alignas (64) const uint32_t ctr_lane_offsets[16]
+  = { 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0 };
+alignas (64) const uint32_t ctr_step4[16]
+  = { 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0 };
+/* For a group of NREGS registers of LANES lanes: the step between
+ * groups (LANES * NREGS in dword 0 of every lane, the byte-reversed
+ * counter's step), and for register J, LANES * J in the last byte of
+ * every lane (dword 3 << 24), the big-endian counter step of the
+ * kernel's fast path.  */
+template <int LANES, int NREGS>
+struct ctr_steps
+{
+  alignas (64) uint32_t group[4 * LANES];
+  alignas (64) uint32_t be[NREGS][4 * LANES];
+  constexpr ctr_steps () : group (), be ()
+  {
+    for (int i = 0; i < LANES; i++)
+      group[4 * i] = LANES * NREGS;
+    for (int j = 0; j < NREGS; j++)
+      for (int i = 0; i < LANES; i++)
+        be[j][4 * i + 3] = (uint32_t) (LANES * j) << 24;
+  }
+};
+constexpr ctr_steps<4, 8> ctr_steps4;
+
+
+#define GCM_ALWAYS_INLINE static inline __attribute__ ((always_inline))
+
+namespace vaes512 {
+
+struct V
+{
+  typedef __m512i T;
+  static constexpr int BLOCKS = 4;
+  static constexpr int REGS = 8;
+  /* The frame holds the broadcast round keys (15 x 64 bytes) and a few
+   * spills: GCC 12 makes it at most 0x688 bytes on x86-64 (0xd40 on
+   * i386, 8 registers), + 63 of alignment, the saved registers and the
+   * return address.  */
+#ifdef __x86_64__
+  static constexpr unsigned int BURN = 1792;
+#else
+  static constexpr unsigned int BURN = 3520;
+#endif
+  GCM_ALWAYS_INLINE T loadu (const void *p) { return _mm512_loadu_si512 (p); }
+  GCM_ALWAYS_INLINE T load (const void *p) { return _mm512_load_si512 (p); }
+  GCM_ALWAYS_INLINE void storeu (void *p, T v) { _mm512_storeu_si512 (p, v); }
+  GCM_ALWAYS_INLINE T vxor (T a, T b) { return _mm512_xor_si512 (a, b); }
+  GCM_ALWAYS_INLINE T bswap (T v)
+  { return _mm512_shuffle_epi8 (v, _mm512_load_si512 (bswap_mask512)); }
+  GCM_ALWAYS_INLINE T add32 (T a, T b) { return _mm512_add_epi32 (a, b); }
+  GCM_ALWAYS_INLINE T bcast (__m128i k) { return _mm512_broadcast_i32x4 (k); }
+  GCM_ALWAYS_INLINE T aesenclast (T x, T k)
+  { return _mm512_aesenclast_epi128 (x, k); }
+  GCM_ALWAYS_INLINE T zext (__m128i y) { return _mm512_zextsi128_si512 (y); }
+  GCM_ALWAYS_INLINE T zero () { return _mm512_setzero_si512 (); }
+#ifdef __x86_64__
+  /* The group's hash and AES work as ordered asm statements (the
+   * kernel's schedule; the compiler would otherwise interleave them its
+   * own way, measurably slower; x86-64 only: i386 has 8 vector
+   * registers, the asm needs 9).  One middle round of the 8
+   * registers.  */
+  GCM_ALWAYS_INLINE void aes_round (T (&x)[REGS], const T *key)
+  {
+    static_assert (REGS == 8, "the asm names 8 registers");
+    T kr;
+    asm volatile ("vmovdqa64 %[k], %[kr]\n\t"
+                  "vaesenc %[kr], %[x0], %[x0]\n\t"
+                  "vaesenc %[kr], %[x1], %[x1]\n\t"
+                  "vaesenc %[kr], %[x2], %[x2]\n\t"
+                  "vaesenc %[kr], %[x3], %[x3]\n\t"
+                  "vaesenc %[kr], %[x4], %[x4]\n\t"
+                  "vaesenc %[kr], %[x5], %[x5]\n\t"
+                  "vaesenc %[kr], %[x6], %[x6]\n\t"
+                  "vaesenc %[kr], %[x7], %[x7]"
+                  : [kr] "=&v" (kr), [x0] "+v" (x[0]), [x1] "+v" (x[1]),
+                    [x2] "+v" (x[2]), [x3] "+v" (x[3]), [x4] "+v" (x[4]),
+                    [x5] "+v" (x[5]), [x6] "+v" (x[6]), [x7] "+v" (x[7])
+                  : [k] "m" (*key));
+  }
+  /* D: the 4 blocks at P, byte-reversed when REV (YZ XORed in when
+   * FOLD); DK: D's 64-bit halves XORed in each lane.  */
+  GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool rev, bool fold,
+                               T yz, T &d, T &dk)
+  {
+    if (rev)
+      asm volatile ("vmovdqu64 %[m], %[d]\n\t"
+                    "vpshufb %[mask], %[d], %[d]"
+                    : [d] "=v" (d)
+                    : [m] "m" (*(const T *) p),
+                      [mask] "m" (*(const T *) bswap_mask512));
+    else
+      asm volatile ("vmovdqu64 %[m], %[d]"
+                    : [d] "=v" (d) : [m] "m" (*(const T *) p));
+    if (fold)
+      asm volatile ("vpxorq %[y], %[d], %[d]\n\t"
+                    "vpshufd $0x4e, %[d], %[dk]\n\t"
+                    "vpxorq %[d], %[dk], %[dk]"
+                    : [d] "+v" (d), [dk] "=&v" (dk) : [y] "v" (yz));
+    else
+      asm volatile ("vpshufd $0x4e, %[d], %[dk]\n\t"
+                    "vpxorq %[d], %[dk], %[dk]"
+                    : [dk] "=&v" (dk) : [d] "v" (d));
+  }
+  /* The Karatsuba products (see the head of this file) of D (DK) with
+   * the powers at P (their halves XORed at Q).  */
+  GCM_ALWAYS_INLINE void mul (T d, T dk, const T *p, const T *q, T &lo,
+                              T &mid, T &hi)
+  {
+    asm volatile ("vpclmulqdq $0x00, %[p], %[d], %[lo]\n\t"
+                  "vpclmulqdq $0x11, %[p], %[d], %[hi]\n\t"
+                  "vpclmulqdq $0x00, %[q], %[dk], %[mid]"
+                  : [lo] "=&v" (lo), [mid] "=&v" (mid), [hi] "=&v" (hi)
+                  : [d] "v" (d), [dk] "v" (dk), [p] "m" (*p), [q] "m" (*q));
+  }
+  /* A ^= B ^ C.  */
+  GCM_ALWAYS_INLINE void xor3 (T &a, T b, T c)
+  {
+    asm volatile ("vpternlogq $0x96, %[c], %[b], %[a]"
+                  : [a] "+v" (a) : [b] "v" (b), [c] "v" (c));
+  }
+#else
+  GCM_ALWAYS_INLINE void aes_round (T (&x)[REGS], const T *key)
+  {
+    const T k = _mm512_load_si512 (key);
+    _Pragma ("GCC unroll 16")
+    for (int j = 0; j < REGS; j++)
+      x[j] = _mm512_aesenc_epi128 (x[j], k);
+  }
+  GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool rev, bool fold,
+                               T yz, T &d, T &dk)
+  {
+    d = rev ? bswap (loadu (p)) : loadu (p);
+    if (fold)
+      d = _mm512_xor_si512 (d, yz);
+    dk = _mm512_xor_si512 (d, _mm512_shuffle_epi32 (d, _MM_PERM_BADC));
+  }
+  GCM_ALWAYS_INLINE void mul (T d, T dk, const T *p, const T *q, T &lo,
+                              T &mid, T &hi)
+  {
+    const T pv = _mm512_load_si512 (p);
+    lo = _mm512_clmulepi64_epi128 (d, pv, 0x00);
+    hi = _mm512_clmulepi64_epi128 (d, pv, 0x11);
+    mid = _mm512_clmulepi64_epi128 (dk, _mm512_load_si512 (q), 0x00);
+  }
+  GCM_ALWAYS_INLINE void xor3 (T &a, T b, T c)
+  { a = _mm512_ternarylogic_epi64 (a, b, c, 0x96); }
+#endif
+  GCM_ALWAYS_INLINE __m128i hxor (T v) { return hxor512 (v); }
+  GCM_ALWAYS_INLINE __m128i lane0 (T v) { return _mm512_castsi512_si128 (v); }
+  GCM_ALWAYS_INLINE T ctr_offsets () { return _mm512_load_si512 (ctr_lane_offsets); }
+  GCM_ALWAYS_INLINE T ctr_next (T c)
+  {
+    asm volatile ("vpaddd %1, %0, %0" : "+v" (c) : "m" (*(const T *) ctr_step4));
+    return c;
+  }
+  GCM_ALWAYS_INLINE T ctr_group (T c)
+  {
+    asm volatile ("vpaddd %1, %0, %0" : "+v" (c) : "m" (*(const T *) ctr_steps4.group));
+    return c;
+  }
+  GCM_ALWAYS_INLINE T ctr_be_add (T c, int j)
+  {
+    if (j)
+      asm volatile ("vpaddd %1, %0, %0" : "+v" (c)
+                    : "m" (*(const T *) ctr_steps4.be[j]));
+    return c;
+  }
+  GCM_ALWAYS_INLINE T reduce_lanes (T lo, T mid, T hi)
+  { return finish512_karatsuba (lo, mid, hi); }
+  GCM_ALWAYS_INLINE void cleanup () { vec_clear_zmm (); }  /* zmm16-31 too.  */
+};
+
+#include "cipher-gcm-intel-vaes-kernel.h"
+
+} // namespace vaes512
+
+} // namespace
+
+/* Stitched VAES + VPCLMULQDQ GCM over whole groups of 32 blocks; see
+ * cipher-gcm.h.  Returns the blocks left undone.  */
+size_t
+_gcry_gcm_vaes_avx512_crypt (gcry_cipher_hd_t c, unsigned char *out,
+                          const unsigned char *in, size_t nblocks,
+                          int encrypt)
+{
+  return vaes512::crypt (c, out, in, nblocks, encrypt);
+}
+
+/* GCM-SIV decryption, whole groups of 32 blocks; see cipher-gcm.h.  */
+size_t
+_gcry_gcm_vaes_avx512_siv_dec (const RIJNDAEL_context *actx,
+                            const gcm_ghash_key *key, unsigned char *s,
+                            unsigned char *ctr, unsigned char *out,
+                            const unsigned char *in, size_t nblocks)
+{
+  return vaes512::siv_decrypt (actx, key, s, ctr, out, in, nblocks);
+}

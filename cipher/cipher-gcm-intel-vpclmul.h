@@ -1,0 +1,96 @@
+/* cipher-gcm-intel-vpclmul.h - what the VPCLMULQDQ GHASH back ends
+ * (cipher-gcm-intel-vpclmul.cpp) share with the stitched VAES GCM
+ * kernels (cipher-gcm-intel-vaes-avx512.cpp, cipher-gcm-intel-vaes-avx2.cpp):
+ * the key area's layout, the byte-reversal mask and the lane folding and
+ * reduction of the Karatsuba sums.  Representation and layout: the head
+ * of cipher-gcm-intel-vpclmul.cpp.  Internal linkage (each including file
+ * gets its own copy); the functions carry their ISA as target attributes,
+ * so files built for PCLMUL only may include this too.
+ */
+#ifndef GCIPHER_CIPHER_GCM_INTEL_VPCLMUL_H
+#define GCIPHER_CIPHER_GCM_INTEL_VPCLMUL_H
+
+/* GCC 12's AVX-512 headers build some intrinsics on a deliberately
+ * undefined vector and then warn about it under -Wall (GCC bug 105593). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+
+#include "cipher-gcm.h"
+#include "cipher-gcm-intel-clmul.h"
+
+#define TARGET_AVX2 __attribute__ ((target ("avx2,vpclmulqdq,pclmul")))
+#define TARGET_AVX512 \
+  __attribute__ ((target ("avx512f,avx512vl,avx512bw,vpclmulqdq,pclmul")))
+
+namespace {
+
+using namespace gcm_clmul;
+
+struct vpclmul_key
+{
+  __m128i h[8];     /* pclmul layout: H^(i+1) * x^-1 */
+  __m128i hk[8];    /* pclmul layout: halves xored */
+  __m128i hp[64];   /* H^(64-i) * x^-1 */
+  __m128i hkp[64];  /* hp[i]'s 64-bit halves XORed, in both halves */
+};
+static_assert (sizeof (vpclmul_key) <= GCM_GHASH_KEY_SIZE);
+
+/* The byte-reversal mask for each 128-bit lane.  */
+alignas (64) const unsigned char bswap_mask512[64] = {
+  15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+  15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+  15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+  15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+};
+
+TARGET_AVX2 inline __m128i
+hxor256 (__m256i v)
+{
+  return _mm_xor_si128 (_mm256_castsi256_si128 (v),
+                        _mm256_extracti128_si256 (v, 1));
+}
+
+TARGET_AVX512 inline __m128i
+hxor512 (__m512i v)
+{
+  /* (Swap the 256-bit halves with a shuffle: GCC 12's extract
+   * intrinsics trip -Wmaybe-uninitialized.)  */
+  __m256i t = _mm512_castsi512_si256 (
+      _mm512_xor_si512 (v, _mm512_shuffle_i64x2 (v, v, 0x4e)));
+  return _mm_xor_si128 (_mm256_castsi256_si128 (t),
+                        _mm256_extracti128_si256 (t, 1));
+}
+
+/* Each lane of [HI : LO] (a 256-bit reflected product) reduced as
+ * reduce128 does.  */
+TARGET_AVX512 inline __m512i
+reduce512 (__m512i lo, __m512i hi)
+{
+  const __m512i q = _mm512_set1_epi64 ((long long) 0xc200000000000000ULL);
+  __m512i t = _mm512_clmulepi64_epi128 (lo, q, 0x00);
+  lo = _mm512_xor_si512 (_mm512_shuffle_epi32 (lo, _MM_PERM_BADC), t);
+  t = _mm512_clmulepi64_epi128 (lo, q, 0x00);
+  return _mm512_ternarylogic_epi64 (hi, _mm512_shuffle_epi32 (lo, _MM_PERM_BADC),
+                                    t, 0x96);
+}
+
+/* Per lane: the Karatsuba sums (LO, MID = (d1 + d0) (p1 + p0), HI)
+ * folded into [HI : LO] and reduced.  The middle's halves are swapped by
+ * VPSHUFD and XORed into the high qword of LO and the low qword of HI
+ * under a write mask (no byte shift, which would be a shuffle).  */
+TARGET_AVX512 inline __m512i
+finish512_karatsuba (__m512i lo, __m512i mid, __m512i hi)
+{
+  const __m512i m = _mm512_ternarylogic_epi64 (mid, lo, hi, 0x96);
+  const __m512i s = _mm512_shuffle_epi32 (m, _MM_PERM_BADC);
+  lo = _mm512_mask_xor_epi64 (lo, 0xaa, lo, s);
+  hi = _mm512_mask_xor_epi64 (hi, 0x55, hi, s);
+  return reduce512 (lo, hi);
+}
+
+} // namespace
+
+#endif /* GCIPHER_CIPHER_GCM_INTEL_VPCLMUL_H */
