@@ -309,10 +309,11 @@ gcm_aesni_crypt_t (const RIJNDAEL_context *actx, gcm_state *st,
 const gcm_ghash_ops _gcry_ghash_ops_pclmul = { pclmul_setkey, pclmul_ghash, nullptr };
 
 /* The gcm_crypt bulk slot of the AES-NI path (set by
- * _gcry_aes_aesni_fill_bulk): NBLOCKS whole blocks of GCM text with
- * C->ctr as the next counter block (inc32) and the pclmul GHASH key of
- * C's GCM state; whole groups of 8 only.  Returns the blocks left undone
- * (all of them when the GHASH back end is not "pclmul").  The caller
+ * _gcry_aes_aesni_fill_bulk; the VAES paths' slots hand it what their
+ * kernels cannot take): NBLOCKS whole blocks of GCM text with C->ctr as
+ * the next counter block (inc32) and the pclmul GHASH key of C's GCM
+ * state; whole groups of 8 only.  Returns the blocks left undone (all of
+ * them when the GHASH back end is not "pclmul").  The caller
  * (cipher-gcm.cpp) has no partial keystream or GHASH block pending.  */
 size_t
 _gcry_aes_aesni_gcm_crypt (gcry_cipher_hd_t c, void *out, const void *in,
@@ -328,14 +329,6 @@ _gcry_aes_aesni_gcm_crypt (gcry_cipher_hd_t c, void *out, const void *in,
   const RIJNDAEL_context *actx = static_cast<const RIJNDAEL_context *> (c->ctx);
   if (!st || actx->path != RIJNDAEL_PATH_AESNI)
     return nblocks;
-  if (st->ghash == &_gcry_ghash_ops_vpclmul_avx512)
-    return _gcry_gcm_vaes_avx512_crypt (c, static_cast<unsigned char *> (out),
-                                        static_cast<const unsigned char *> (in),
-                                        nblocks, encrypt);
-  if (st->ghash == &_gcry_ghash_ops_vpclmul_avx2)
-    return _gcry_gcm_vaes_avx2_crypt (c, static_cast<unsigned char *> (out),
-                                      static_cast<const unsigned char *> (in),
-                                      nblocks, encrypt);
   if (st->ghash != &_gcry_ghash_ops_pclmul || nblocks < 8)
     return nblocks;
   size_t ngroups = nblocks / 8;
@@ -368,28 +361,4 @@ _gcry_aes_aesni_gcm_crypt (gcry_cipher_hd_t c, void *out, const void *in,
   _gcry_burn_stack (256);  /* (Not reached: see the top.)  */
 #endif
   return nblocks % 8;
-}
-
-/* The AES-NI path's gcm_siv_dec bulk slot (cipher-internal.h): the
- * stitched kernel with the GCM-SIV counter and POLYVAL (no byte
- * reversals, Appendix A of RFC 8452; see
- * cipher-gcm-intel-vaes-kernel.h), when the POLYVAL back end is
- * vpclmul-avx512 or vpclmul-avx2 (whose hwf bits include
- * intel-vaes-vpclmul).  Whole groups of 32 (16) blocks only.  */
-size_t
-_gcry_aes_aesni_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
-                             const gcm_ghash_key *key, unsigned char *s,
-                             unsigned char *ctr, void *out, const void *in,
-                             size_t nblocks)
-{
-  const RIJNDAEL_context *actx = static_cast<const RIJNDAEL_context *> (ctx);
-  unsigned char *o = static_cast<unsigned char *> (out);
-  const unsigned char *i = static_cast<const unsigned char *> (in);
-  if (actx->path != RIJNDAEL_PATH_AESNI)
-    return nblocks;
-  if (ghash == &_gcry_ghash_ops_vpclmul_avx512)
-    return _gcry_gcm_vaes_avx512_siv_dec (actx, key, s, ctr, o, i, nblocks);
-  if (ghash == &_gcry_ghash_ops_vpclmul_avx2)
-    return _gcry_gcm_vaes_avx2_siv_dec (actx, key, s, ctr, o, i, nblocks);
-  return nblocks;
 }

@@ -1,12 +1,15 @@
-/* cipher-gcm-intel-vaes-avx2.cpp - the stitched VAES CTR + VPCLMULQDQ GHASH kernel of GCM
- * (NIST SP 800-38D 6.4, 6.5) and of GCM-SIV decryption (RFC 8452 4,
- * POLYVAL through Appendix A) on ymm registers (16 blocks per group): cipher-gcm-intel-vaes-kernel.h
- * instantiated with this width's traits.
+/* cipher-gcm-intel-vaes-avx2.cpp - the stitched VAES CTR + VPCLMULQDQ
+ * GHASH kernel of GCM (NIST SP 800-38D 6.4, 6.5) and of GCM-SIV
+ * decryption (RFC 8452 4, POLYVAL through Appendix A) on ymm registers
+ * (16 blocks per group): cipher-gcm-intel-vaes-kernel.h instantiated
+ * with this width's traits.
  *
- * Built with the VAES/VPCLMULQDQ flags of its width in its own
- * convenience library.  Reached through the AES-NI path's gcm_crypt and
- * gcm_siv_dec slots (cipher-gcm-intel-pclmul.cpp) when the GHASH back
- * end's key area has this kernel's layout (cipher-gcm-intel-vpclmul.h).
+ * Built with the VAES/VPCLMULQDQ AVX2 flags in its own convenience
+ * library (amd64 and i386).  The vaes-avx2 AES path's gcm_crypt and
+ * gcm_siv_dec slots (below, set by its fill_bulk) take the blocks when
+ * the GHASH back end's key area (cipher-gcm-intel-vpclmul.h) holds the
+ * powers the kernel reads: vpclmul-avx2's or vpclmul-avx512's (GCM-SIV
+ * decryption hands the latter to the zmm kernel).
  */
 #include <config.h>
 
@@ -154,22 +157,55 @@ struct V
 
 } // namespace
 
-/* Stitched VAES + VPCLMULQDQ GCM over whole groups of 16 blocks; see
- * cipher-gcm.h.  Returns the blocks left undone.  */
-size_t
-_gcry_gcm_vaes_avx2_crypt (gcry_cipher_hd_t c, unsigned char *out,
-                          const unsigned char *in, size_t nblocks,
-                          int encrypt)
+/* Whether the key area of GHASH back end G has what this kernel reads
+ * (H^1..H^32 in the vpclmul layout): vpclmul-avx2's, or vpclmul-avx512's
+ * (all of H^1..H^64).  */
+static bool
+key_fits (const gcm_ghash_ops *g)
 {
-  return vaes256::crypt (c, out, in, nblocks, encrypt);
+  return g == &_gcry_ghash_ops_vpclmul_avx2
+         || g == &_gcry_ghash_ops_vpclmul_avx512;
 }
 
-/* GCM-SIV decryption, whole groups of 16 blocks; see cipher-gcm.h.  */
+/* The vaes-avx2 AES path's gcm_crypt bulk slot (set by
+ * _gcry_aes_vaes_avx2_fill_bulk; see cipher_bulk_ops::gcm_crypt): whole
+ * groups of 16 blocks when the GHASH back end's key fits (key_fits);
+ * otherwise, and on i386 (8 vector registers: the two-pass path is the
+ * better one there, as for the PCLMULQDQ kernel), the AES-NI path's slot.
+ * Returns the blocks left undone.  */
 size_t
-_gcry_gcm_vaes_avx2_siv_dec (const RIJNDAEL_context *actx,
-                            const gcm_ghash_key *key, unsigned char *s,
-                            unsigned char *ctr, unsigned char *out,
-                            const unsigned char *in, size_t nblocks)
+_gcry_aes_vaes_avx2_gcm_crypt (gcry_cipher_hd_t c, void *out, const void *in,
+                               size_t nblocks, int encrypt)
 {
-  return vaes256::siv_decrypt (actx, key, s, ctr, out, in, nblocks);
+#ifdef __x86_64__
+  const gcm_state *st = static_cast<const gcm_state *> (c->mode_ctx);
+  const RIJNDAEL_context *actx = static_cast<const RIJNDAEL_context *> (c->ctx);
+  if (st && actx->path == RIJNDAEL_PATH_AESNI && key_fits (st->ghash))
+    return vaes256::crypt (c, static_cast<unsigned char *> (out),
+                           static_cast<const unsigned char *> (in), nblocks,
+                           encrypt);
+#endif
+  return _gcry_aes_aesni_gcm_crypt (c, out, in, nblocks, encrypt);
+}
+
+/* Its gcm_siv_dec bulk slot (see cipher_bulk_ops::gcm_siv_dec): on the
+ * vpclmul-avx512 key the zmm kernel (the CPU has AVX-512, as that back
+ * end needs it; on i386 it measured 8-11% faster than this one at 16-64
+ * KiB), on the vpclmul-avx2 key this one, whole groups of 32 or 16
+ * blocks; with another back end nothing.  */
+size_t
+_gcry_aes_vaes_avx2_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
+                                 const gcm_ghash_key *key, unsigned char *s,
+                                 unsigned char *ctr, void *out, const void *in,
+                                 size_t nblocks)
+{
+  const RIJNDAEL_context *actx = static_cast<const RIJNDAEL_context *> (ctx);
+  if (actx->path != RIJNDAEL_PATH_AESNI || !key_fits (ghash))
+    return nblocks;
+  if (ghash == &_gcry_ghash_ops_vpclmul_avx512)
+    return _gcry_gcm_vaes_avx512_siv_dec (ctx, key, s, ctr, out, in, nblocks);
+  return vaes256::siv_decrypt (actx, key, s, ctr,
+                               static_cast<unsigned char *> (out),
+                               static_cast<const unsigned char *> (in),
+                               nblocks);
 }

@@ -1,12 +1,16 @@
-/* cipher-gcm-intel-vaes-avx512.cpp - the stitched VAES CTR + VPCLMULQDQ GHASH kernel of GCM
- * (NIST SP 800-38D 6.4, 6.5) and of GCM-SIV decryption (RFC 8452 4,
- * POLYVAL through Appendix A) on zmm registers (32 blocks per group, amd64 and i386): cipher-gcm-intel-vaes-kernel.h
- * instantiated with this width's traits.
+/* cipher-gcm-intel-vaes-avx512.cpp - the stitched VAES CTR + VPCLMULQDQ
+ * GHASH kernel of GCM (NIST SP 800-38D 6.4, 6.5) and of GCM-SIV
+ * decryption (RFC 8452 4, POLYVAL through Appendix A) on zmm registers
+ * (32 blocks per group): cipher-gcm-intel-vaes-kernel.h instantiated
+ * with this width's traits.
  *
- * Built with the VAES/VPCLMULQDQ flags of its width in its own
- * convenience library.  Reached through the AES-NI path's gcm_crypt and
- * gcm_siv_dec slots (cipher-gcm-intel-pclmul.cpp) when the GHASH back
- * end's key area has this kernel's layout (cipher-gcm-intel-vpclmul.h).
+ * Built with the VAES/VPCLMULQDQ AVX-512 flags in its own convenience
+ * library (amd64 and i386).  The vaes-avx512 AES path's gcm_crypt and
+ * gcm_siv_dec slots (below, set by its fill_bulk; x86-64 only, as that
+ * path is) take the blocks when the GHASH back end is vpclmul-avx512,
+ * whose key area (cipher-gcm-intel-vpclmul.h) the kernel reads; the
+ * vaes-avx2 path's gcm_siv_dec slot hands this kernel the blocks of that
+ * key too (_gcry_gcm_vaes_avx512_siv_dec).
  */
 #include <config.h>
 
@@ -197,22 +201,53 @@ struct V
 
 } // namespace
 
-/* Stitched VAES + VPCLMULQDQ GCM over whole groups of 32 blocks; see
- * cipher-gcm.h.  Returns the blocks left undone.  */
+/* GCM-SIV decryption on the vpclmul-avx512 key area KEY (see
+ * cipher-gcm.h).  */
 size_t
-_gcry_gcm_vaes_avx512_crypt (gcry_cipher_hd_t c, unsigned char *out,
-                          const unsigned char *in, size_t nblocks,
-                          int encrypt)
+_gcry_gcm_vaes_avx512_siv_dec (const void *ctx, const gcm_ghash_key *key,
+                               unsigned char *s, unsigned char *ctr,
+                               void *out, const void *in, size_t nblocks)
 {
-  return vaes512::crypt (c, out, in, nblocks, encrypt);
+  return vaes512::siv_decrypt (static_cast<const RIJNDAEL_context *> (ctx),
+                               key, s, ctr, static_cast<unsigned char *> (out),
+                               static_cast<const unsigned char *> (in),
+                               nblocks);
 }
 
-/* GCM-SIV decryption, whole groups of 32 blocks; see cipher-gcm.h.  */
+#ifdef __x86_64__
+/* The vaes-avx512 AES path's gcm_crypt bulk slot (set by
+ * _gcry_aes_vaes_avx512_fill_bulk; see cipher_bulk_ops::gcm_crypt): whole
+ * groups of 32 blocks when the GHASH back end is vpclmul-avx512, whose
+ * key area this kernel reads (all of H^1..H^64); with another back end
+ * the AES-NI path's slot (the PCLMULQDQ kernel, or nothing).  Returns the
+ * blocks left undone.  */
 size_t
-_gcry_gcm_vaes_avx512_siv_dec (const RIJNDAEL_context *actx,
-                            const gcm_ghash_key *key, unsigned char *s,
-                            unsigned char *ctr, unsigned char *out,
-                            const unsigned char *in, size_t nblocks)
+_gcry_aes_vaes_avx512_gcm_crypt (gcry_cipher_hd_t c, void *out,
+                                 const void *in, size_t nblocks, int encrypt)
 {
-  return vaes512::siv_decrypt (actx, key, s, ctr, out, in, nblocks);
+  const gcm_state *st = static_cast<const gcm_state *> (c->mode_ctx);
+  const RIJNDAEL_context *actx = static_cast<const RIJNDAEL_context *> (c->ctx);
+  if (st && actx->path == RIJNDAEL_PATH_AESNI
+      && st->ghash == &_gcry_ghash_ops_vpclmul_avx512)
+    return vaes512::crypt (c, static_cast<unsigned char *> (out),
+                           static_cast<const unsigned char *> (in), nblocks,
+                           encrypt);
+  return _gcry_aes_aesni_gcm_crypt (c, out, in, nblocks, encrypt);
 }
+
+/* Its gcm_siv_dec bulk slot (see cipher_bulk_ops::gcm_siv_dec): whole
+ * groups of 32 blocks on the key area of vpclmul-avx512; with another
+ * back end nothing.  */
+size_t
+_gcry_aes_vaes_avx512_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
+                                   const gcm_ghash_key *key, unsigned char *s,
+                                   unsigned char *ctr, void *out,
+                                   const void *in, size_t nblocks)
+{
+  const RIJNDAEL_context *actx = static_cast<const RIJNDAEL_context *> (ctx);
+  if (actx->path != RIJNDAEL_PATH_AESNI
+      || ghash != &_gcry_ghash_ops_vpclmul_avx512)
+    return nblocks;
+  return _gcry_gcm_vaes_avx512_siv_dec (ctx, key, s, ctr, out, in, nblocks);
+}
+#endif /* __x86_64__ */

@@ -105,44 +105,42 @@ extern const gcm_ghash_ops _gcry_ghash_ops_vpclmul_avx512 GCIPHER_INTERNAL;
 size_t _gcry_aes_aesni_gcm_crypt (gcry_cipher_hd_t c, void *out,
                                   const void *in, size_t nblocks,
                                   int encrypt) GCIPHER_INTERNAL;
-/* Its VAES + VPCLMULQDQ (zmm) variant, 32 blocks per group, used by
- * _gcry_aes_aesni_gcm_crypt when the GHASH back end is vpclmul-avx512
- * (whose hwf bits include intel-vaes-vpclmul and intel-avx512);
- * cipher-gcm-intel-vaes-avx512.cpp.  AES-NI key layout required.  */
-size_t _gcry_gcm_vaes_avx512_crypt (gcry_cipher_hd_t c, unsigned char *out,
-                                    const unsigned char *in, size_t nblocks,
-                                    int encrypt) GCIPHER_INTERNAL;
-/* The same on ymm (16 blocks per group), for the vpclmul-avx2 back end
- * (hwf intel-vaes-vpclmul + intel-avx2); cipher-gcm-intel-vaes-avx2.cpp. */
-size_t _gcry_gcm_vaes_avx2_crypt (gcry_cipher_hd_t c, unsigned char *out,
-                                  const unsigned char *in, size_t nblocks,
-                                  int encrypt) GCIPHER_INTERNAL;
-struct RIJNDAEL_context;
-/* The same kernels for GCM-SIV decryption: CTR from the counter block
- * CTR (GCM-SIV's 32-bit little-endian counter) and POLYVAL of the
- * plaintext continued in S, on the GHASH key area KEY of vpclmul-avx512
- * (zmm) or vpclmul-avx2 (ymm).  Whole groups only; returns the blocks
- * left undone.  */
-size_t _gcry_gcm_vaes_avx512_siv_dec (const RIJNDAEL_context *actx,
+/* The VAES paths' gcm_crypt and gcm_siv_dec slots (see cipher_bulk_ops):
+ * the stitched VAES + VPCLMULQDQ kernel on zmm, 32 blocks per group, for
+ * the vpclmul-avx512 key (cipher-gcm-intel-vaes-avx512.cpp, x86-64), and
+ * on ymm, 16 blocks per group, for the vpclmul-avx2 or vpclmul-avx512 key
+ * (cipher-gcm-intel-vaes-avx2.cpp).  AES-NI key layout required; other
+ * GHASH back ends: gcm_crypt hands the blocks to _gcry_aes_aesni_gcm_crypt,
+ * gcm_siv_dec leaves them undone.  */
+#ifdef __x86_64__
+size_t _gcry_aes_vaes_avx512_gcm_crypt (gcry_cipher_hd_t c, void *out,
+                                        const void *in, size_t nblocks,
+                                        int encrypt) GCIPHER_INTERNAL;
+size_t _gcry_aes_vaes_avx512_gcm_siv_dec (void *ctx,
+                                          const gcm_ghash_ops *ghash,
+                                          const gcm_ghash_key *key,
+                                          unsigned char *s,
+                                          unsigned char *ctr, void *out,
+                                          const void *in,
+                                          size_t nblocks) GCIPHER_INTERNAL;
+#endif
+/* The zmm kernel's GCM-SIV decryption on the vpclmul-avx512 key area KEY
+ * of an AES-NI-layout context CTX: CTR (32-bit little-endian counter in
+ * CTR) and POLYVAL continued in S; whole groups of 32 blocks, returns
+ * the blocks left undone.  Needs AVX-512 (amd64 and i386).  */
+size_t _gcry_gcm_vaes_avx512_siv_dec (const void *ctx,
                                       const gcm_ghash_key *key,
                                       unsigned char *s, unsigned char *ctr,
-                                      unsigned char *out,
-                                      const unsigned char *in,
+                                      void *out, const void *in,
                                       size_t nblocks) GCIPHER_INTERNAL;
-size_t _gcry_gcm_vaes_avx2_siv_dec (const RIJNDAEL_context *actx,
-                                    const gcm_ghash_key *key,
-                                    unsigned char *s, unsigned char *ctr,
-                                    unsigned char *out,
-                                    const unsigned char *in,
-                                    size_t nblocks) GCIPHER_INTERNAL;
-/* The AES-NI path's gcm_siv_dec slot: the kernels above when GHASH is
- * vpclmul-avx512 or vpclmul-avx2 (cipher-gcm-intel-pclmul.cpp; see
- * cipher_bulk_ops::gcm_siv_dec).  */
-size_t _gcry_aes_aesni_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
-                                    const gcm_ghash_key *key,
-                                    unsigned char *s, unsigned char *ctr,
-                                    void *out, const void *in,
-                                    size_t nblocks) GCIPHER_INTERNAL;
+size_t _gcry_aes_vaes_avx2_gcm_crypt (gcry_cipher_hd_t c, void *out,
+                                      const void *in, size_t nblocks,
+                                      int encrypt) GCIPHER_INTERNAL;
+size_t _gcry_aes_vaes_avx2_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
+                                        const gcm_ghash_key *key,
+                                        unsigned char *s, unsigned char *ctr,
+                                        void *out, const void *in,
+                                        size_t nblocks) GCIPHER_INTERNAL;
 #endif
 
 #ifdef HAVE_RISCV_VCRYPTO

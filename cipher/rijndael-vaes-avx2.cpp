@@ -6,8 +6,10 @@
  * Two blocks per ymm register; the kernels (ECB, CBC-dec, CFB-dec, CTR
  * with a 128-bit big-endian and a 32-bit little-endian counter, XTS, OCB)
  * are those of rijndael-vaes-kernels.h instantiated for ymm.
- * Everything else (key expansion, single blocks, CBC-enc, CFB-enc, OFB,
- * CCM, GCM) is the AES-NI path's.
+ * gcm_crypt and gcm_siv_dec are the ymm VAES kernels of
+ * cipher-gcm-intel-vaes-avx2.cpp (stitched GCM on x86-64, GCM-SIV
+ * decryption).  Everything else (key expansion, single blocks, CBC-enc,
+ * CFB-enc, OFB, CCM) is the AES-NI path's.
  *
  * x86-64: 8 ymm per batch (16 blocks), leaving 8 of the 16 registers for
  * the round key, the counter / chaining value and the mode's temporaries.
@@ -15,6 +17,7 @@
  * keys are broadcast from the context as memory operands there too.
  */
 #include "rijndael-vaes-kernels.h"
+#include "cipher-gcm.h"
 
 namespace {
 
@@ -53,4 +56,7 @@ void
 _gcry_aes_vaes_avx2_fill_bulk (cipher_bulk_ops *bulk)
 {
   avx2_kernels::fill_bulk (bulk);
+  /* The stitched GCM kernels of this width (cipher-gcm-intel-vaes-avx2).  */
+  bulk->gcm_crypt = _gcry_aes_vaes_avx2_gcm_crypt;
+  bulk->gcm_siv_dec = _gcry_aes_vaes_avx2_gcm_siv_dec;
 }

@@ -13,9 +13,9 @@
  * Everything else is the AES-NI path's: the key schedule and single
  * blocks (the table entry names _gcry_aes_aesni_setkey), and the slots
  * fill_bulk inherits from _gcry_aes_aesni_fill_bulk: CBC-enc, CFB-enc,
- * OFB, ccm_crypt, gcm_crypt and gcm_siv_dec.  The last two hand their
- * blocks to the zmm VAES kernels of cipher-gcm-intel-vaes-avx512.cpp
- * (stitched GCM, GCM-SIV decryption) when the GHASH back end is
+ * OFB and ccm_crypt.  gcm_crypt and gcm_siv_dec are the zmm VAES kernels
+ * of cipher-gcm-intel-vaes-avx512.cpp (stitched GCM, GCM-SIV
+ * decryption), which take the blocks when the GHASH back end is
  * vpclmul-avx512.
  *
  * 8 zmm per batch (32 blocks, RIJNDAEL_VAES_AVX512_LANES): with AESENC on
@@ -29,6 +29,7 @@
 
 #ifdef __x86_64__
 #include "rijndael-vaes-kernels.h"
+#include "cipher-gcm.h"
 
 namespace {
 
@@ -82,5 +83,8 @@ void
 _gcry_aes_vaes_avx512_fill_bulk (cipher_bulk_ops *bulk)
 {
   avx512_kernels::fill_bulk (bulk);
+  /* The stitched GCM kernels of this width (cipher-gcm-intel-vaes-avx512). */
+  bulk->gcm_crypt = _gcry_aes_vaes_avx512_gcm_crypt;
+  bulk->gcm_siv_dec = _gcry_aes_vaes_avx512_gcm_siv_dec;
 }
 #endif /* __x86_64__ */
