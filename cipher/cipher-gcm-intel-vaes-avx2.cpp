@@ -19,32 +19,8 @@
 
 namespace {
 
-/* Dword 0 of each lane: the lane's counter offset; then the step between
- * registers.  */
-alignas (64) const uint32_t ctr_lane_offsets[16]
-  = { 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0 };
-alignas (32) const uint32_t ctr_step2[8] = { 2, 0, 0, 0, 2, 0, 0, 0 };
-/* For a group of NREGS registers of LANES lanes: the step between
- * groups (LANES * NREGS in dword 0 of every lane, the byte-reversed
- * counter's step), and for register J, LANES * J in the last byte of
- * every lane (dword 3 << 24), the big-endian counter step of the
- * kernel's fast path.  */
-template <int LANES, int NREGS>
-struct ctr_steps
-{
-  alignas (64) uint32_t group[4 * LANES];
-  alignas (64) uint32_t be[NREGS][4 * LANES];
-  constexpr ctr_steps () : group (), be ()
-  {
-    for (int i = 0; i < LANES; i++)
-      group[4 * i] = LANES * NREGS;
-    for (int j = 0; j < NREGS; j++)
-      for (int i = 0; i < LANES; i++)
-        be[j][4 * i + 3] = (uint32_t) (LANES * j) << 24;
-  }
-};
+/* The counter constants of this width (cipher-gcm-intel-vpclmul.h).  */
 constexpr ctr_steps<2, 8> ctr_steps2;
-
 
 #define GCM_ALWAYS_INLINE static inline __attribute__ ((always_inline))
 
@@ -119,7 +95,7 @@ struct V
   { return _mm256_load_si256 ((const __m256i *) ctr_lane_offsets); }
   GCM_ALWAYS_INLINE T ctr_next (T c)
   {
-    asm volatile ("vpaddd %1, %0, %0" : "+x" (c) : "m" (*(const T *) ctr_step2));
+    asm volatile ("vpaddd %1, %0, %0" : "+x" (c) : "m" (*(const T *) ctr_steps2.reg));
     return c;
   }
   GCM_ALWAYS_INLINE T ctr_group (T c)

@@ -20,33 +20,8 @@
 
 namespace {
 
-/* Dword 0 of each lane: the lane's counter offset; then the step between
- * registers.  */
-alignas (64) const uint32_t ctr_lane_offsets[16]
-  = { 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0 };
-alignas (64) const uint32_t ctr_step4[16]
-  = { 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0 };
-/* For a group of NREGS registers of LANES lanes: the step between
- * groups (LANES * NREGS in dword 0 of every lane, the byte-reversed
- * counter's step), and for register J, LANES * J in the last byte of
- * every lane (dword 3 << 24), the big-endian counter step of the
- * kernel's fast path.  */
-template <int LANES, int NREGS>
-struct ctr_steps
-{
-  alignas (64) uint32_t group[4 * LANES];
-  alignas (64) uint32_t be[NREGS][4 * LANES];
-  constexpr ctr_steps () : group (), be ()
-  {
-    for (int i = 0; i < LANES; i++)
-      group[4 * i] = LANES * NREGS;
-    for (int j = 0; j < NREGS; j++)
-      for (int i = 0; i < LANES; i++)
-        be[j][4 * i + 3] = (uint32_t) (LANES * j) << 24;
-  }
-};
+/* The counter constants of this width (cipher-gcm-intel-vpclmul.h).  */
 constexpr ctr_steps<4, 8> ctr_steps4;
-
 
 #define GCM_ALWAYS_INLINE static inline __attribute__ ((always_inline))
 
@@ -175,7 +150,7 @@ struct V
   GCM_ALWAYS_INLINE T ctr_offsets () { return _mm512_load_si512 (ctr_lane_offsets); }
   GCM_ALWAYS_INLINE T ctr_next (T c)
   {
-    asm volatile ("vpaddd %1, %0, %0" : "+v" (c) : "m" (*(const T *) ctr_step4));
+    asm volatile ("vpaddd %1, %0, %0" : "+v" (c) : "m" (*(const T *) ctr_steps4.reg));
     return c;
   }
   GCM_ALWAYS_INLINE T ctr_group (T c)

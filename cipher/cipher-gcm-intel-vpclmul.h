@@ -1,11 +1,12 @@
 /* cipher-gcm-intel-vpclmul.h - what the VPCLMULQDQ GHASH back ends
  * (cipher-gcm-intel-vpclmul.cpp) share with the stitched VAES GCM
- * kernels (cipher-gcm-intel-vaes-avx512.cpp, cipher-gcm-intel-vaes-avx2.cpp):
- * the key area's layout, the byte-reversal mask and the lane folding and
- * reduction of the Karatsuba sums.  Representation and layout: the head
- * of cipher-gcm-intel-vpclmul.cpp.  Internal linkage (each including file
- * gets its own copy); the functions carry their ISA as target attributes,
- * so files built for PCLMUL only may include this too.
+ * kernels (cipher-gcm-intel-vaes-avx512.cpp, -avx2.cpp): the key area's
+ * layout, the byte-reversal mask, the lane folding and reduction of the
+ * Karatsuba sums, and the kernels' counter constants.  Representation
+ * and layout: the head of cipher-gcm-intel-vpclmul.cpp.  Internal
+ * linkage (each including file gets its own copy); the functions carry
+ * their ISA as target attributes, so files built for PCLMUL only may
+ * include this too.
  */
 #ifndef GCIPHER_CIPHER_GCM_INTEL_VPCLMUL_H
 #define GCIPHER_CIPHER_GCM_INTEL_VPCLMUL_H
@@ -17,6 +18,8 @@
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 #pragma GCC diagnostic pop
+
+#include <stdint.h>
 
 #include "cipher-gcm.h"
 #include "cipher-gcm-intel-clmul.h"
@@ -90,6 +93,34 @@ finish512_karatsuba (__m512i lo, __m512i mid, __m512i hi)
   hi = _mm512_mask_xor_epi64 (hi, 0x55, hi, s);
   return reduce512 (lo, hi);
 }
+
+/* The stitched kernels' counter constants.  Dword 0 of each lane: the
+ * lane's counter offset (0, 1, 2, 3).  */
+alignas (64) const uint32_t ctr_lane_offsets[16]
+  = { 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0 };
+/* For a group of NREGS registers of LANES lanes: the step between
+ * registers (LANES in dword 0 of every lane) and between groups (LANES *
+ * NREGS there: the byte-reversed counter's steps), and for register J,
+ * LANES * J in the last byte of every lane (dword 3 << 24), the
+ * big-endian counter step of the kernel's fast path.  */
+template <int LANES, int NREGS>
+struct ctr_steps
+{
+  alignas (64) uint32_t reg[4 * LANES];
+  alignas (64) uint32_t group[4 * LANES];
+  alignas (64) uint32_t be[NREGS][4 * LANES];
+  constexpr ctr_steps () : reg (), group (), be ()
+  {
+    for (int i = 0; i < LANES; i++)
+      {
+        reg[4 * i] = LANES;
+        group[4 * i] = LANES * NREGS;
+      }
+    for (int j = 0; j < NREGS; j++)
+      for (int i = 0; i < LANES; i++)
+        be[j][4 * i + 3] = (uint32_t) (LANES * j) << 24;
+  }
+};
 
 } // namespace
 

@@ -14,37 +14,22 @@
 
 namespace {
 
+inline __attribute__ ((always_inline)) void
+clear ()
+{
+  _mm256_zeroall ();
+}
+
 /* Eight ymm per run: 16 blocks, one reduction.  Stack burn depths: on
  * x86-64 GCC 12 spills five key registers of the set-up's four
  * parallel products (a 0xa0-byte frame, 32-byte aligned) and nothing in
  * the runs; i386 has eight vector registers and spills in both.  */
-constexpr int NV = 8;
 #ifdef __x86_64__
-constexpr unsigned int BURN_SETKEY = 256, BURN_UPDATE = 0;
+typedef polyval_vpclmul::entry<simd_x86::Y2, 8, clear, 256, 0> ymm;
 #else
-constexpr unsigned int BURN_SETKEY = 1024, BURN_UPDATE = 1024;
+typedef polyval_vpclmul::entry<simd_x86::Y2, 8, clear, 1024, 1024> ymm;
 #endif
-
-unsigned int
-setkey (gcm_ghash_key *key, const unsigned char *h)
-{
-  const unsigned int depth
-    = polyval_vpclmul::setkey<simd_x86::Y2, NV> (key, h);
-  _mm256_zeroall ();
-  return depth > BURN_SETKEY ? depth : BURN_SETKEY;
-}
-
-unsigned int
-update (const gcm_ghash_key *key, unsigned char *s, const unsigned char *x,
-        size_t nblocks)
-{
-  const unsigned int depth
-    = polyval_vpclmul::update<simd_x86::Y2, NV> (key, s, x, nblocks);
-  _mm256_zeroall ();
-  return depth > BURN_UPDATE ? depth : BURN_UPDATE;
-}
 
 } // namespace
 
-const polyval_ops _gcry_polyval_ops_vpclmul_avx2
-  = { setkey, update, sizeof (polyval_vpclmul::key_area<simd_x86::Y2, NV>) };
+const polyval_ops _gcry_polyval_ops_vpclmul_avx2 = ymm::ops;

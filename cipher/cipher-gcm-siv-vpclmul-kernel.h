@@ -215,6 +215,35 @@ update (const gcm_ghash_key *key, unsigned char *sp, const unsigned char *x,
   return 0;
 }
 
+/* The polyval_ops of one instantiation: setkey and update, each
+ * followed by CLEAR (zero the vector registers) and reporting at least
+ * BURN_SETKEY / BURN_UPDATE bytes of stack to burn (the frames GCC
+ * makes for this width; see the including file).  */
+template <class VT, int NV, void (*CLEAR) (), unsigned int BURN_SETKEY,
+          unsigned int BURN_UPDATE>
+struct entry
+{
+  static unsigned int
+  do_setkey (gcm_ghash_key *key, const unsigned char *h)
+  {
+    const unsigned int depth = setkey<VT, NV> (key, h);
+    CLEAR ();
+    return depth > BURN_SETKEY ? depth : BURN_SETKEY;
+  }
+
+  static unsigned int
+  do_update (const gcm_ghash_key *key, unsigned char *s,
+             const unsigned char *x, size_t nblocks)
+  {
+    const unsigned int depth = update<VT, NV> (key, s, x, nblocks);
+    CLEAR ();
+    return depth > BURN_UPDATE ? depth : BURN_UPDATE;
+  }
+
+  static constexpr polyval_ops ops
+    = { do_setkey, do_update, sizeof (key_area<VT, NV>) };
+};
+
 } // namespace polyval_vpclmul
 } // namespace
 
