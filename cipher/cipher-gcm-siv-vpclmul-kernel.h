@@ -25,8 +25,10 @@
  * PCLMULQDQ back end for fewer than W blocks.
  *
  * Constant time: no branch or index depends on the key or the data; the
- * block counts are public.  Nothing secret is spilled on x86-64 (checked
- * in GCC 12's output: no frame); the callers clear the vector registers.
+ * block counts are public.  Stack: on x86-64 the zmm instantiation keeps
+ * everything in registers and the ymm runs do too, the ymm set-up spills
+ * five registers (checked in GCC 12's output); entry<> clears the vector
+ * registers and reports the burn depth each including file gives.
  */
 #ifndef GCIPHER_CIPHER_GCM_SIV_VPCLMUL_KERNEL_H
 #define GCIPHER_CIPHER_GCM_SIV_VPCLMUL_KERNEL_H
