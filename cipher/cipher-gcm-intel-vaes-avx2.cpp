@@ -110,20 +110,8 @@ struct V
                     : "m" (*(const T *) ctr_steps2.be[j]));
     return c;
   }
-  /* As finish512_karatsuba, with blends for the write masks.  */
   GCM_ALWAYS_INLINE T reduce_lanes (T lo, T mid, T hi)
-  {
-    const T q = _mm256_set1_epi64x ((long long) 0xc200000000000000ULL);
-    const T m = _mm256_xor_si256 (mid, _mm256_xor_si256 (lo, hi));
-    const T s = _mm256_shuffle_epi32 (m, 0x4e);
-    const T z = _mm256_setzero_si256 ();
-    lo = _mm256_xor_si256 (lo, _mm256_blend_epi32 (z, s, 0xcc));
-    hi = _mm256_xor_si256 (hi, _mm256_blend_epi32 (z, s, 0x33));
-    T t = _mm256_clmulepi64_epi128 (lo, q, 0x00);
-    lo = _mm256_xor_si256 (_mm256_shuffle_epi32 (lo, 0x4e), t);
-    t = _mm256_clmulepi64_epi128 (lo, q, 0x00);
-    return _mm256_xor_si256 (hi, _mm256_xor_si256 (_mm256_shuffle_epi32 (lo, 0x4e), t));
-  }
+  { return finish256_karatsuba (lo, mid, hi); }
   GCM_ALWAYS_INLINE void cleanup () { _mm256_zeroall (); }
 };
 

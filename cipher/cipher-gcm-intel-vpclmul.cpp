@@ -96,26 +96,16 @@ ghash256 (const vpclmul_key *k, __m128i y, const unsigned char *&buf,
 }
 
 /* Lane by lane: A * B, operands premultiplied by x^-1 (mul_premul),
- * the Karatsuba way: the middle recovered and folded into [HI:LO], each
- * lane reduced as reduce128 does.  */
+ * the Karatsuba way (finish256_karatsuba).  */
 TARGET_AVX2 inline __m256i
 mul_premul2 (__m256i a, __m256i b)
 {
-  __m256i lo = _mm256_clmulepi64_epi128 (a, b, 0x00);
-  __m256i hi = _mm256_clmulepi64_epi128 (a, b, 0x11);
-  const __m256i m = _mm256_xor_si256 (
-      _mm256_clmulepi64_epi128 (
-          _mm256_xor_si256 (a, _mm256_shuffle_epi32 (a, 0x4e)),
-          _mm256_xor_si256 (b, _mm256_shuffle_epi32 (b, 0x4e)), 0x00),
-      _mm256_xor_si256 (lo, hi));
-  lo = _mm256_xor_si256 (lo, _mm256_bslli_epi128 (m, 8));
-  hi = _mm256_xor_si256 (hi, _mm256_bsrli_epi128 (m, 8));
-  const __m256i q = _mm256_set1_epi64x ((long long) 0xc200000000000000ULL);
-  __m256i t = _mm256_clmulepi64_epi128 (lo, q, 0x00);
-  lo = _mm256_xor_si256 (_mm256_shuffle_epi32 (lo, 0x4e), t);
-  t = _mm256_clmulepi64_epi128 (lo, q, 0x00);
-  return _mm256_xor_si256 (_mm256_xor_si256 (hi, _mm256_shuffle_epi32 (lo, 0x4e)),
-                           t);
+  const __m256i lo = _mm256_clmulepi64_epi128 (a, b, 0x00);
+  const __m256i hi = _mm256_clmulepi64_epi128 (a, b, 0x11);
+  const __m256i mid = _mm256_clmulepi64_epi128 (
+      _mm256_xor_si256 (a, _mm256_shuffle_epi32 (a, 0x4e)),
+      _mm256_xor_si256 (b, _mm256_shuffle_epi32 (b, 0x4e)), 0x00);
+  return finish256_karatsuba (lo, mid, hi);
 }
 
 /* The key area for the AVX2 back end: the pclmul layout (H^1..H^8),

@@ -94,6 +94,26 @@ finish512_karatsuba (__m512i lo, __m512i mid, __m512i hi)
   return reduce512 (lo, hi);
 }
 
+/* As finish512_karatsuba on the two lanes of a ymm register, with
+ * blends for the write masks AVX2 lacks: the AVX2 back end's key set-up
+ * (cipher-gcm-intel-vpclmul.cpp) and the ymm GCM kernel
+ * (cipher-gcm-intel-vaes-avx2.cpp).  */
+TARGET_AVX2 inline __m256i
+finish256_karatsuba (__m256i lo, __m256i mid, __m256i hi)
+{
+  const __m256i q = _mm256_set1_epi64x ((long long) 0xc200000000000000ULL);
+  const __m256i m = _mm256_xor_si256 (mid, _mm256_xor_si256 (lo, hi));
+  const __m256i s = _mm256_shuffle_epi32 (m, 0x4e);
+  const __m256i z = _mm256_setzero_si256 ();
+  lo = _mm256_xor_si256 (lo, _mm256_blend_epi32 (z, s, 0xcc));
+  hi = _mm256_xor_si256 (hi, _mm256_blend_epi32 (z, s, 0x33));
+  __m256i t = _mm256_clmulepi64_epi128 (lo, q, 0x00);
+  lo = _mm256_xor_si256 (_mm256_shuffle_epi32 (lo, 0x4e), t);
+  t = _mm256_clmulepi64_epi128 (lo, q, 0x00);
+  return _mm256_xor_si256 (hi, _mm256_xor_si256 (_mm256_shuffle_epi32 (lo, 0x4e),
+                                                 t));
+}
+
 /* The stitched kernels' counter constants.  Dword 0 of each lane: the
  * lane's counter offset (0, 1, 2, 3).  */
 alignas (64) const uint32_t ctr_lane_offsets[16]
