@@ -15,6 +15,7 @@
 
 #include "cipher-gcm-intel-vpclmul.h"
 #include "rijndael-internal.h"
+#include "simd-x86.h"
 #include "vec-clear-x86.h"
 
 namespace {
@@ -26,10 +27,8 @@ constexpr ctr_steps<2, 8> ctr_steps2;
 
 namespace vaes256 {
 
-struct V
+struct V : simd_x86::Y2
 {
-  typedef __m256i T;
-  static constexpr int BLOCKS = 2;
   static constexpr int REGS = 8;
   /* 16 ymm registers do not hold 8 states, the GHASH sums and their
    * operands: GCC 12 spills (states and Y among them) into a frame of
@@ -40,9 +39,7 @@ struct V
 #else
   static constexpr unsigned int BURN = 1984;
 #endif
-  GCM_ALWAYS_INLINE T loadu (const void *p)
-  { return _mm256_loadu_si256 ((const __m256i *) p); }
-  GCM_ALWAYS_INLINE T load (const void *p)
+  GCM_ALWAYS_INLINE T load_a (const void *p)
   { return _mm256_load_si256 ((const __m256i *) p); }
   GCM_ALWAYS_INLINE T load_fresh (const void *p)
   {
@@ -50,17 +47,8 @@ struct V
     asm volatile ("vmovdqa %1, %0" : "=x" (r) : "m" (*(const T *) p));
     return r;
   }
-  GCM_ALWAYS_INLINE void storeu (void *p, T v)
-  { _mm256_storeu_si256 ((__m256i *) p, v); }
-  GCM_ALWAYS_INLINE T vxor (T a, T b) { return _mm256_xor_si256 (a, b); }
   GCM_ALWAYS_INLINE T bswap (T v)
   { return _mm256_shuffle_epi8 (v, _mm256_load_si256 ((const __m256i *) bswap_mask512)); }
-  GCM_ALWAYS_INLINE T add32 (T a, T b) { return _mm256_add_epi32 (a, b); }
-  GCM_ALWAYS_INLINE T bcast (__m128i k) { return _mm256_broadcastsi128_si256 (k); }
-  GCM_ALWAYS_INLINE T aesenclast (T x, T k)
-  { return _mm256_aesenclast_epi128 (x, k); }
-  GCM_ALWAYS_INLINE T zext (__m128i y) { return _mm256_zextsi128_si256 (y); }
-  GCM_ALWAYS_INLINE T zero () { return _mm256_setzero_si256 (); }
   /* The kernel's primitives (see the 512-bit ones) as intrinsics: with
    * 16 registers the compiler's allocation matters more than the
    * order.  */
@@ -74,23 +62,22 @@ struct V
   GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool rev, bool fold,
                                T yz, T &d, T &dk)
   {
-    d = rev ? bswap (loadu (p)) : loadu (p);
+    d = rev ? bswap (load (p)) : load (p);
     if (fold)
-      d = _mm256_xor_si256 (d, yz);
-    dk = _mm256_xor_si256 (d, _mm256_shuffle_epi32 (d, 0x4e));
+      d = xor_ (d, yz);
+    dk = xor_ (d, swap64 (d));
   }
   GCM_ALWAYS_INLINE void mul (T d, T dk, const T *p, const T *q, T &lo,
                               T &mid, T &hi)
   {
     const T pv = load_fresh (p);
-    lo = _mm256_clmulepi64_epi128 (d, pv, 0x00);
-    hi = _mm256_clmulepi64_epi128 (d, pv, 0x11);
-    mid = _mm256_clmulepi64_epi128 (dk, load_fresh (q), 0x00);
+    lo = clmul00 (d, pv);
+    hi = clmul11 (d, pv);
+    mid = clmul00 (dk, load_fresh (q));
   }
   GCM_ALWAYS_INLINE void xor3 (T &a, T b, T c)
-  { a = _mm256_xor_si256 (a, _mm256_xor_si256 (b, c)); }
+  { a = xor_ (a, xor_ (b, c)); }
   GCM_ALWAYS_INLINE __m128i hxor (T v) { return hxor256 (v); }
-  GCM_ALWAYS_INLINE __m128i lane0 (T v) { return _mm256_castsi256_si128 (v); }
   GCM_ALWAYS_INLINE T ctr_offsets ()
   { return _mm256_load_si256 ((const __m256i *) ctr_lane_offsets); }
   GCM_ALWAYS_INLINE T ctr_next (T c)

@@ -16,6 +16,7 @@
 
 #include "cipher-gcm-intel-vpclmul.h"
 #include "rijndael-internal.h"
+#include "simd-x86.h"
 #include "vec-clear-x86.h"
 
 namespace {
@@ -27,10 +28,8 @@ constexpr ctr_steps<4, 8> ctr_steps4;
 
 namespace vaes512 {
 
-struct V
+struct V : simd_x86::Z4
 {
-  typedef __m512i T;
-  static constexpr int BLOCKS = 4;
   static constexpr int REGS = 8;
   /* The frame holds the broadcast round keys (15 x 64 bytes) and a few
    * spills: GCC 12 makes it at most 0x688 bytes on x86-64 (0xd40 on
@@ -41,18 +40,15 @@ struct V
 #else
   static constexpr unsigned int BURN = 3520;
 #endif
-  GCM_ALWAYS_INLINE T loadu (const void *p) { return _mm512_loadu_si512 (p); }
-  GCM_ALWAYS_INLINE T load (const void *p) { return _mm512_load_si512 (p); }
-  GCM_ALWAYS_INLINE void storeu (void *p, T v) { _mm512_storeu_si512 (p, v); }
-  GCM_ALWAYS_INLINE T vxor (T a, T b) { return _mm512_xor_si512 (a, b); }
+  GCM_ALWAYS_INLINE T load_a (const void *p) { return _mm512_load_si512 (p); }
+  /* The plain intrinsics, not Z4's forms (which keep GCC 12's
+   * -Wmaybe-uninitialized quiet in files without this one's pragma around
+   * <immintrin.h>): the same instructions, but with Z4's GCC allocates
+   * this kernel's scalar registers differently.  */
+  GCM_ALWAYS_INLINE T bcast (__m128i k) { return _mm512_broadcast_i32x4 (k); }
+  GCM_ALWAYS_INLINE __m128i lane0 (T v) { return _mm512_castsi512_si128 (v); }
   GCM_ALWAYS_INLINE T bswap (T v)
   { return _mm512_shuffle_epi8 (v, _mm512_load_si512 (bswap_mask512)); }
-  GCM_ALWAYS_INLINE T add32 (T a, T b) { return _mm512_add_epi32 (a, b); }
-  GCM_ALWAYS_INLINE T bcast (__m128i k) { return _mm512_broadcast_i32x4 (k); }
-  GCM_ALWAYS_INLINE T aesenclast (T x, T k)
-  { return _mm512_aesenclast_epi128 (x, k); }
-  GCM_ALWAYS_INLINE T zext (__m128i y) { return _mm512_zextsi128_si512 (y); }
-  GCM_ALWAYS_INLINE T zero () { return _mm512_setzero_si512 (); }
 #ifdef __x86_64__
   /* The group's hash and AES work as ordered asm statements (the
    * kernel's schedule; the compiler would otherwise interleave them its
@@ -129,24 +125,23 @@ struct V
   GCM_ALWAYS_INLINE void prep (const unsigned char *p, bool rev, bool fold,
                                T yz, T &d, T &dk)
   {
-    d = rev ? bswap (loadu (p)) : loadu (p);
+    d = rev ? bswap (load (p)) : load (p);
     if (fold)
-      d = _mm512_xor_si512 (d, yz);
-    dk = _mm512_xor_si512 (d, _mm512_shuffle_epi32 (d, _MM_PERM_BADC));
+      d = xor_ (d, yz);
+    dk = xor_ (d, swap64 (d));
   }
   GCM_ALWAYS_INLINE void mul (T d, T dk, const T *p, const T *q, T &lo,
                               T &mid, T &hi)
   {
     const T pv = _mm512_load_si512 (p);
-    lo = _mm512_clmulepi64_epi128 (d, pv, 0x00);
-    hi = _mm512_clmulepi64_epi128 (d, pv, 0x11);
-    mid = _mm512_clmulepi64_epi128 (dk, _mm512_load_si512 (q), 0x00);
+    lo = clmul00 (d, pv);
+    hi = clmul11 (d, pv);
+    mid = clmul00 (dk, _mm512_load_si512 (q));
   }
   GCM_ALWAYS_INLINE void xor3 (T &a, T b, T c)
   { a = _mm512_ternarylogic_epi64 (a, b, c, 0x96); }
 #endif
   GCM_ALWAYS_INLINE __m128i hxor (T v) { return hxor512 (v); }
-  GCM_ALWAYS_INLINE __m128i lane0 (T v) { return _mm512_castsi512_si128 (v); }
   GCM_ALWAYS_INLINE T ctr_offsets () { return _mm512_load_si512 (ctr_lane_offsets); }
   GCM_ALWAYS_INLINE T ctr_next (T c)
   {

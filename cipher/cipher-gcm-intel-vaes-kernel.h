@@ -6,17 +6,16 @@
  * cipher-gcm-intel-vaes-avx2.cpp include this file inside their own
  * namespace that defines the traits struct V (512-bit or 256-bit
  * registers), each built with its width's ISA flags, so every
- * instantiation is compiled for exactly its instructions.  V provides:
+ * instantiation is compiled for exactly its instructions.  V is the
+ * width's simd-x86.h traits (Z4 or Y2: T, W 16-byte blocks per T,
+ * load/store, xor_, zero, add32, bcast (a shuffle: only outside the
+ * group loop), enclast, first_lane, lane0) with this kernel's own:
  *
- *   T                     the vector type; BLOCKS 16-byte blocks per T
- *   REGS                  counter registers per group (8: BLOCKS * REGS
+ *   REGS                  counter registers per group (8: W * REGS
  *                         blocks per group, G = 32 or 16)
  *   BURN                  stack bytes to clear after a call
- *   loadu/storeu/load     memory; vxor; bswap (per 128-bit lane); zero
- *   add32                 dword adds (the counter's low 32 bits)
- *   bcast (k)             K in every lane (a shuffle: only outside the
- *                         group loop)
- *   aesenclast            the last AES round on every lane
+ *   load_a                aligned load (the broadcast round keys)
+ *   bswap                 per 128-bit lane, with the shared mask
  *   aes_round (x, k)      a middle AES round of the REGS registers with
  *                         the round key at K
  *   prep (p, fold, yz, d, dk)  the blocks at P byte-reversed (D, YZ
@@ -25,17 +24,15 @@
  *   mul (d, dk, p, q, lo, mid, hi)  the Karatsuba products of D with
  *                         the powers at P (halves XORed at Q)
  *   xor3 (a, b, c)        A ^= B ^ C
- *   zext (y)              Y in lane 0, zero elsewhere
  *   reduce_lanes (lo, mid, hi)  each lane's Karatsuba sums folded and
  *                         reduced to 128 bits
  *   hxor (v)              XOR of all lanes (128 bits)
- *   lane0 (v)             lane 0
  *   ctr_offsets ()        per-lane counter offsets (0, 1, ...)
  *   ctr_next (c)          C plus the step between registers (an asm:
  *                         left to itself the compiler makes one constant
  *                         per register and spills them)
  *   ctr_group (c)         C plus the step between groups (same asm)
- *   ctr_be_add (c, j)     C plus BLOCKS * J in the last byte of every
+ *   ctr_be_add (c, j)     C plus W * J in the last byte of every
  *                         lane (same asm; see the counter below)
  *   cleanup ()            clear the vector registers
  *
@@ -88,7 +85,7 @@
 #endif
 #endif
 
-constexpr size_t GROUP_BLOCKS = V::BLOCKS * V::REGS;
+constexpr size_t GROUP_BLOCKS = V::W * V::REGS;
 constexpr size_t GROUP_BYTES = 16 * GROUP_BLOCKS;
 static_assert (2 * GROUP_BLOCKS <= 64, "key area holds H^1..H^64");
 
@@ -120,7 +117,7 @@ inline __attribute__ ((always_inline)) void
 hash_prep (const unsigned char *hashin, int b, __m128i y, typename V::T &d,
            typename V::T &dk)
 {
-  V::prep (hashin + 16 * V::BLOCKS * b, !SIV, FOLD, V::zext (y), d, dk);
+  V::prep (hashin + 16 * V::W * b, !SIV, FOLD, V::first_lane (y), d, dk);
 }
 
 /* The products of register B (prepared as D, DK) with its powers: those
@@ -192,7 +189,7 @@ ctr_ghash_group (const typename V::T *rk, const vpclmul_key *k,
 {
   typedef typename V::T T;
   T x[V::REGS];
-  const T k0 = V::load (rk);
+  const T k0 = V::load_a (rk);
   if (SIV)
     {
       /* The counter blocks as they are, the 32-bit counter in bytes
@@ -200,7 +197,7 @@ ctr_ghash_group (const typename V::T *rk, const vpclmul_key *k,
       _Pragma ("GCC unroll 16")
       for (int j = 0; j < V::REGS; j++)
         {
-          x[j] = V::vxor (ctr, k0);
+          x[j] = V::xor_ (ctr, k0);
           ctr = V::ctr_next (ctr);
         }
     }
@@ -210,7 +207,7 @@ ctr_ghash_group (const typename V::T *rk, const vpclmul_key *k,
       const T cb = V::bswap (ctr);
       _Pragma ("GCC unroll 16")
       for (int j = 0; j < V::REGS; j++)
-        x[j] = V::vxor (V::ctr_be_add (cb, j), k0);
+        x[j] = V::xor_ (V::ctr_be_add (cb, j), k0);
       ctr = V::ctr_group (ctr);
     }
   else
@@ -218,7 +215,7 @@ ctr_ghash_group (const typename V::T *rk, const vpclmul_key *k,
       _Pragma ("GCC unroll 16")
       for (int j = 0; j < V::REGS; j++)
         {
-          x[j] = V::vxor (V::bswap (ctr), k0);
+          x[j] = V::xor_ (V::bswap (ctr), k0);
           ctr = V::ctr_next (ctr);
         }
     }
@@ -279,13 +276,13 @@ ctr_ghash_group (const typename V::T *rk, const vpclmul_key *k,
         if (n % 2)
           acc2 (pr[(n - 1) % 4], pr[n % 4], lo, mid, hi);
     }
-  const T last = V::load (rk + ROUNDS);
+  const T last = V::load_a (rk + ROUNDS);
   _Pragma ("GCC unroll 16")
   for (int j = 0; j < V::REGS; j++)
     {
-      x[j] = V::aesenclast (x[j], last);
-      V::storeu (out + 16 * V::BLOCKS * j,
-                 V::vxor (x[j], V::loadu (in + 16 * V::BLOCKS * j)));
+      x[j] = V::enclast (x[j], last);
+      V::store (out + 16 * V::W * j,
+                 V::xor_ (x[j], V::load (in + 16 * V::W * j)));
     }
   if (MODE == HASH_ONE || MODE == HASH_SECOND)
     y = V::hxor (V::reduce_lanes (lo, mid, hi));

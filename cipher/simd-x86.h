@@ -3,8 +3,10 @@
  *
  * X1 (xmm, 1 block per register), Y2 (ymm, 2) and Z4 (zmm, 4) give the
  * same operations on W 16-byte lanes, so one kernel serves every width:
- * the VAES AES kernels (rijndael-vaes-kernels.h) and the VPCLMULQDQ
- * POLYVAL kernel (cipher-gcm-siv-vpclmul-kernel.h).  Include only from
+ * the VAES AES kernels (rijndael-vaes-kernels.h), the VPCLMULQDQ
+ * POLYVAL kernel (cipher-gcm-siv-vpclmul-kernel.h) and the stitched GCM
+ * kernel (cipher-gcm-intel-vaes-kernel.h, whose traits add their own
+ * asm primitives to Y2 and Z4).  Include only from
  * files built for the ISA the traits use: Y2 exists where __AVX2__ is
  * defined, Z4 where __AVX512F__ is; X1 uses AES-NI, PCLMULQDQ and AVX2
  * forms.  Everything has internal linkage (anonymous namespace): each
@@ -163,7 +165,7 @@ struct Y2
   { return _mm256_set_epi64x (v[3], v[2], v[1], v[0]); }
   static SIMD_INLINE T zero () { return _mm256_setzero_si256 (); }
   static SIMD_INLINE T first_lane (__m128i b)
-  { return _mm256_set_m128i (_mm_setzero_si128 (), b); }
+  { return _mm256_zextsi128_si256 (b); }
   static SIMD_INLINE T clmul00 (T a, T b)
   { return _mm256_clmulepi64_epi128 (a, b, 0x00); }
   static SIMD_INLINE T clmul11 (T a, T b)
