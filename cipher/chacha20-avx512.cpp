@@ -174,29 +174,15 @@ blocks16 (uint32_t *state, unsigned char *out, const unsigned char *in,
 }
 
 /* The row layout of chacha20-rows.h on zmm: four blocks per register.  */
-struct zmm_rows
+struct zmm_rows : simd_x86::Z4
 {
-  typedef __m512i vec;
-  static constexpr int BLOCKS = 4;
-  static vec row (const uint32_t *p)
-  {
-    return _mm512_broadcast_i32x4 (
-        _mm_loadu_si128 (reinterpret_cast<const __m128i *> (p)));
-  }
+  typedef T vec;
   static vec lanes64 (int k)
   {
     return _mm512_setr_epi64 (k, 0, k + 1, 0, k + 2, 0, k + 3, 0);
   }
-  static vec add32 (vec a, vec b) { return _mm512_add_epi32 (a, b); }
-  static vec add64 (vec a, vec b) { return _mm512_add_epi64 (a, b); }
-  static vec xor_ (vec a, vec b) { return _mm512_xor_si512 (a, b); }
   template <int N>
   static vec rol (vec x) { return _mm512_rol_epi32 (x, N); }
-  template <int IMM>
-  static vec shuf (vec x)
-  {
-    return _mm512_shuffle_epi32 (x, (_MM_PERM_ENUM) IMM);
-  }
   /* Lane j of a..d is block j: a 4x4 transpose of 128-bit lanes.  */
   static void store (unsigned char *out, const unsigned char *in, vec a,
                      vec b, vec c, vec d, size_t n)

@@ -16,14 +16,14 @@
  *
  * Latency bound: one chain costs about as much as the scalar block, so
  * a call runs CHAINS (one or two) independent chains interleaved,
- * 2 x BLOCKS blocks in the time of one.
+ * 2 x W blocks in the time of one.
  *
  * Included by an ISA file compiled with its flags, in an unnamed
- * namespace.  V gives the vector type and its operations:
- *   typedef vec; static constexpr int BLOCKS (blocks per register);
- *   row (p): the four words at P in every 128-bit lane;
+ * namespace.  V is simd-x86.h's Y2 or Z4 (T, W blocks per register,
+ * bcast_mem for a row in every lane, add32, add64, xor_, shuffle32)
+ * with:
  *   lanes64 (k): 64-bit K + j in the low half of lane j, 0 in the high;
- *   add32, xor_, add64, rol<N>, shuf<IMM> (pshufd in every lane);
+ *   rol<N>: each 32-bit word rotated left by N;
  *   store (out, in, a, b, c, d, n): XOR the first N blocks (lane j =
  *   block j) into IN, written to OUT.
  * Constant time: the same instructions whatever the key and data; the
@@ -35,7 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #ifdef __AVX2__
-# include <immintrin.h>
+# include "simd-x86.h"
 #endif
 
 namespace {
@@ -43,8 +43,8 @@ namespace chacha20_rows {
 
 template <class V>
 inline __attribute__ ((always_inline)) void
-quarter_rows (typename V::vec &a, typename V::vec &b, typename V::vec &c,
-              typename V::vec &d)
+quarter_rows (typename V::T &a, typename V::T &b, typename V::T &c,
+              typename V::T &d)
 {
   a = V::add32 (a, b); d = V::template rol<16> (V::xor_ (d, a));
   c = V::add32 (c, d); b = V::template rol<12> (V::xor_ (b, c));
@@ -52,7 +52,7 @@ quarter_rows (typename V::vec &a, typename V::vec &b, typename V::vec &c,
   c = V::add32 (c, d); b = V::template rol<7> (V::xor_ (b, c));
 }
 
-/* NBLOCKS (1 .. CHAINS x V::BLOCKS) keystream blocks of STATE XORed
+/* NBLOCKS (1 .. CHAINS x V::W) keystream blocks of STATE XORed
  * from IN to OUT (IN == OUT allowed); the counter in words 12..13
  * advances by NBLOCKS.  */
 template <class V, int CHAINS>
@@ -60,16 +60,16 @@ inline __attribute__ ((always_inline)) void
 blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
         size_t nblocks)
 {
-  typedef typename V::vec vec;
+  typedef typename V::T vec;
   const uint64_t total = nblocks;
-  const vec s0 = V::row (state), s1 = V::row (state + 4);
-  const vec s2 = V::row (state + 8), s3 = V::row (state + 12);
+  const vec s0 = V::bcast_mem (state), s1 = V::bcast_mem (state + 4);
+  const vec s2 = V::bcast_mem (state + 8), s3 = V::bcast_mem (state + 12);
   vec a[CHAINS], b[CHAINS], c[CHAINS], d[CHAINS], d0[CHAINS];
   _Pragma ("GCC unroll 4")
   for (int k = 0; k < CHAINS; k++)
     {
       a[k] = s0; b[k] = s1; c[k] = s2;
-      d0[k] = d[k] = V::add64 (s3, V::lanes64 (k * V::BLOCKS));
+      d0[k] = d[k] = V::add64 (s3, V::lanes64 (k * V::W));
     }
   for (int r = 0; r < 10; r++)
     {
@@ -79,9 +79,9 @@ blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
       _Pragma ("GCC unroll 4")
       for (int k = 0; k < CHAINS; k++)
         {
-          b[k] = V::template shuf<0x39> (b[k]);   /* Left by 1 word.  */
-          c[k] = V::template shuf<0x4e> (c[k]);   /* By 2.  */
-          d[k] = V::template shuf<0x93> (d[k]);   /* By 3.  */
+          b[k] = V::template shuffle32<0x39> (b[k]);   /* Left by 1 word.  */
+          c[k] = V::template shuffle32<0x4e> (c[k]);   /* By 2.  */
+          d[k] = V::template shuffle32<0x93> (d[k]);   /* By 3.  */
         }
       _Pragma ("GCC unroll 4")
       for (int k = 0; k < CHAINS; k++)
@@ -89,9 +89,9 @@ blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
       _Pragma ("GCC unroll 4")
       for (int k = 0; k < CHAINS; k++)
         {
-          b[k] = V::template shuf<0x93> (b[k]);
-          c[k] = V::template shuf<0x4e> (c[k]);
-          d[k] = V::template shuf<0x39> (d[k]);
+          b[k] = V::template shuffle32<0x93> (b[k]);
+          c[k] = V::template shuffle32<0x4e> (c[k]);
+          d[k] = V::template shuffle32<0x39> (d[k]);
         }
     }
   /* Unrolled, so a[k]..d[k] stay registers (a loop over K would keep
@@ -101,7 +101,7 @@ blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
     {
       if (!nblocks)
         break;
-      size_t n = nblocks < (size_t) V::BLOCKS ? nblocks : V::BLOCKS;
+      size_t n = nblocks < (size_t) V::W ? nblocks : V::W;
       V::store (out, in, V::add32 (a[k], s0), V::add32 (b[k], s1),
                 V::add32 (c[k], s2), V::add32 (d[k], d0[k]), n);
       out += 64 * n;
@@ -118,24 +118,13 @@ blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
 /* The row layout on ymm, two blocks per register (lane j = block j),
  * but for the rotations: each AVX2-level file adds its own rol<N>
  * (byte shuffles and shift pairs with AVX2, vprold with AVX-512VL).  */
-struct ymm_base
+struct ymm_base : simd_x86::Y2
 {
-  typedef __m256i vec;
-  static constexpr int BLOCKS = 2;
-  static vec row (const uint32_t *p)
-  {
-    return _mm256_broadcastsi128_si256 (
-        _mm_loadu_si128 (reinterpret_cast<const __m128i *> (p)));
-  }
+  typedef T vec;
   static vec lanes64 (int k)
   {
     return _mm256_setr_epi64x (k, 0, k + 1, 0);
   }
-  static vec add32 (vec a, vec b) { return _mm256_add_epi32 (a, b); }
-  static vec add64 (vec a, vec b) { return _mm256_add_epi64 (a, b); }
-  static vec xor_ (vec a, vec b) { return _mm256_xor_si256 (a, b); }
-  template <int IMM>
-  static vec shuf (vec x) { return _mm256_shuffle_epi32 (x, IMM); }
   static void store (unsigned char *out, const unsigned char *in, vec a,
                      vec b, vec c, vec d, size_t n)
   {

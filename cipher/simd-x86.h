@@ -6,7 +6,8 @@
  * the VAES AES kernels (rijndael-vaes-kernels.h), the VPCLMULQDQ
  * POLYVAL kernel (cipher-gcm-siv-vpclmul-kernel.h) and the stitched GCM
  * kernel (cipher-gcm-intel-vaes-kernel.h, whose traits add their own
- * asm primitives to Y2 and Z4).  Include only from
+ * asm primitives to Y2 and Z4) and ChaCha20's row kernel
+ * (chacha20-rows.h: one block per lane).  Include only from
  * files built for the ISA the traits use: Y2 exists where __AVX2__ is
  * defined, Z4 where __AVX512F__ is; X1 uses AES-NI, PCLMULQDQ and AVX2
  * forms.  Everything has internal linkage (anonymous namespace): each
@@ -37,8 +38,9 @@ namespace simd_x86 {
  * reversed; pairs (V): lane l = (V[2l], V[2l+1]) as (low, high) qwords;
  * zero: all zero; first_lane (B): B in lane 0, zero elsewhere; clmul00 /
  * clmul11: per lane, the low (high) qwords of A and B multiplied,
- * carry-less; swap64: each lane's two qwords swapped; bsrli8: each lane
- * shifted down by 8 bytes; reversed: the lanes in reverse order.  */
+ * carry-less; swap64: each lane's two qwords swapped; shuffle32<IMM>:
+ * PSHUFD with IMM in every lane; bsrli8: each lane shifted down by 8
+ * bytes; reversed: the lanes in reverse order.  */
 
 struct X1
 {
@@ -98,6 +100,8 @@ struct X1
   static SIMD_INLINE T clmul11 (T a, T b)
   { return _mm_clmulepi64_si128 (a, b, 0x11); }
   static SIMD_INLINE T swap64 (T a) { return _mm_shuffle_epi32 (a, 0x4e); }
+  template <int IMM> static SIMD_INLINE T shuffle32 (T a)
+  { return _mm_shuffle_epi32 (a, IMM); }
   static SIMD_INLINE T bsrli8 (T a) { return _mm_srli_si128 (a, 8); }
   static SIMD_INLINE T reversed (T v) { return v; }
 };
@@ -171,6 +175,8 @@ struct Y2
   static SIMD_INLINE T clmul11 (T a, T b)
   { return _mm256_clmulepi64_epi128 (a, b, 0x11); }
   static SIMD_INLINE T swap64 (T a) { return _mm256_shuffle_epi32 (a, 0x4e); }
+  template <int IMM> static SIMD_INLINE T shuffle32 (T a)
+  { return _mm256_shuffle_epi32 (a, IMM); }
   static SIMD_INLINE T bsrli8 (T a) { return _mm256_bsrli_epi128 (a, 8); }
   static SIMD_INLINE T reversed (T v)
   { return _mm256_permute4x64_epi64 (v, 0x4e); }
@@ -258,6 +264,8 @@ struct Z4
   { return _mm512_clmulepi64_epi128 (a, b, 0x11); }
   static SIMD_INLINE T swap64 (T a)
   { return _mm512_maskz_shuffle_epi32 ((__mmask16)0xffff, a, _MM_PERM_BADC); }
+  template <int IMM> static SIMD_INLINE T shuffle32 (T a)
+  { return _mm512_shuffle_epi32 (a, (_MM_PERM_ENUM) IMM); }
   static SIMD_INLINE T bsrli8 (T a) { return _mm512_bsrli_epi128 (a, 8); }
   static SIMD_INLINE T reversed (T v)
   { return _mm512_maskz_shuffle_i64x2 ((__mmask8)0xff, v, v, 0x1b); }
