@@ -16,21 +16,25 @@ ecb_check_lengths (gcry_cipher_hd_t c, size_t outbuflen, size_t inbuflen)
 {
   if (outbuflen < inbuflen)
     return GPG_ERR_BUFFER_TOO_SHORT;
-  if (inbuflen % c->spec->blocksize)
+  if (cipher_tail (inbuflen, c->spec->blocksize))
     return GPG_ERR_INV_LENGTH;
   return GPG_ERR_NO_ERROR;
 }
 
-/* Lengths in bytes; INBUFLEN must be a multiple of the block size.  */
-inline gcry_err_code_t
-ecb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
-           const unsigned char *inbuf, size_t inbuflen, int encrypt)
+/* Lengths in bytes; INBUFLEN must be a multiple of the block size.
+ * The general case: any block size, one block at a time where there is
+ * no bulk kernel (out of line: its loop's registers would otherwise
+ * give the common case below a frame of six saved registers).  */
+__attribute__ ((noinline)) gcry_err_code_t
+ecb_crypt_general (gcry_cipher_hd_t c, unsigned char *outbuf,
+                   size_t outbuflen, const unsigned char *inbuf,
+                   size_t inbuflen, int encrypt)
 {
   const size_t bs = c->spec->blocksize;
   if (gcry_err_code_t rc = ecb_check_lengths (c, outbuflen, inbuflen))
     return rc;
 
-  size_t nblocks = inbuflen / bs;
+  size_t nblocks = cipher_nblocks (inbuflen, bs);
   unsigned int depth = 0;
   if (!nblocks)
     return GPG_ERR_NO_ERROR;
@@ -49,6 +53,26 @@ ecb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
     }
   cipher_burn (depth);
   return GPG_ERR_NO_ERROR;
+}
+
+/* The common case first: 16-byte blocks, valid lengths, a bulk kernel
+ * and more than one block, with the checks as masks and shifts and no
+ * frame beyond the call (a short message's ECB call is mostly this
+ * overhead: it divided by the block size and saved six registers).
+ * Everything else, errors included, goes to ecb_crypt_general, which
+ * checks in ECB's order.  */
+inline gcry_err_code_t
+ecb_crypt (gcry_cipher_hd_t c, unsigned char *outbuf, size_t outbuflen,
+           const unsigned char *inbuf, size_t inbuflen, int encrypt)
+{
+  if (c->spec->blocksize == 16 && c->bulk.ecb_crypt
+      && outbuflen >= inbuflen && !(inbuflen & 15) && inbuflen > 16)
+    {
+      cipher_burn (c->bulk.ecb_crypt (c->ctx, outbuf, inbuf, inbuflen >> 4,
+                                      encrypt));
+      return GPG_ERR_NO_ERROR;
+    }
+  return ecb_crypt_general (c, outbuf, outbuflen, inbuf, inbuflen, encrypt);
 }
 
 int
