@@ -215,17 +215,19 @@ inc_mem (__m128i v)
   return v;
 }
 
-template <unsigned int ROUNDS>
+template <unsigned int ROUNDS, bool SIV>
 inline __attribute__ ((always_inline)) void
-ctr8_ghash8 (const __m128i *rk, const pclmul_key *k, __m128i,
-             __m128i &cr, __m128i &y, unsigned char *out,
-             const unsigned char *in, const unsigned char *hashin)
+ctr8_ghash8 (const __m128i *rk, const pclmul_key *k, __m128i &cr,
+             __m128i &y, unsigned char *out, const unsigned char *in,
+             const unsigned char *hashin)
 {
   __m128i x[8];
   GCM_UNROLL
   for (int j = 0; j < 8; j++)
     {
-      x[j] = _mm_xor_si128 (bswap_mem (cr), rk[0]);
+      /* GCM-SIV's counter blocks are used as they are (RFC 8452 4: the
+       * 32-bit little-endian counter in bytes 0..3, dword 0).  */
+      x[j] = _mm_xor_si128 (SIV ? cr : bswap_mem (cr), rk[0]);
       cr = inc_mem (cr);
     }
   __m128i lo = _mm_setzero_si128 (), mid = lo, hi = lo;
@@ -240,8 +242,9 @@ ctr8_ghash8 (const __m128i *rk, const pclmul_key *k, __m128i,
         {
           /* Blocks 7..1 first, block 0 (which takes Y) last.  */
           const int b = (8 - (int) r) % 8;
-          __m128i d = bswap_mem (_mm_loadu_si128 (
-                                   (const __m128i *) (hashin + 16 * b)));
+          __m128i d = _mm_loadu_si128 ((const __m128i *) (hashin + 16 * b));
+          if (!SIV)
+            d = bswap_mem (d);
           if (b == 0)
             d = _mm_xor_si128 (d, y);
           mul_acc (d, k->h[7 - b], k->hk[7 - b], lo, mid, hi);
@@ -260,48 +263,104 @@ ctr8_ghash8 (const __m128i *rk, const pclmul_key *k, __m128i,
     y = finish128_karatsuba (lo, mid, hi);
 }
 
-/* Not inlined: the caller burns this frame after the call.  */
-template <unsigned int ROUNDS>
+/* NGROUPS groups of 8 blocks with CTRP (16 bytes) the next counter
+ * block and YP the running hash value, both updated: GCM (GHASH in SP
+ * 800-38D byte order, counter blocks big-endian) or, SIV, GCM-SIV
+ * (POLYVAL in RFC 8452 order on this back end's key of the Appendix A
+ * mapping, the blocks as they are: POLYVAL's bytes need no reversal in
+ * this representation; 32-bit little-endian counter).  HASH_OUT: the
+ * hash runs over the output (GCM encryption, GCM-SIV decryption), each
+ * group's during the next group's AES rounds and the last one's after
+ * the loop; else over the input, during its own group.  Not inlined:
+ * the caller burns this frame after the call.  */
+template <unsigned int ROUNDS, bool SIV>
 __attribute__ ((noinline)) void
-gcm_aesni_crypt_t (const RIJNDAEL_context *actx, gcm_state *st,
-                   unsigned char *ctr, unsigned char *out,
-                   const unsigned char *in, size_t ngroups, bool encrypt)
+gcm_aesni_crypt_t (const __m128i *rk, const pclmul_key *k, unsigned char *yp,
+                   unsigned char *ctrp, unsigned char *out,
+                   const unsigned char *in, size_t ngroups, bool hash_out)
 {
-  const __m128i *rk = (const __m128i *) actx->keys.ni.enc;
-  const pclmul_key *k = reinterpret_cast<const pclmul_key *> (st->key.bytes);
   const __m128i mask = bswap_mask128 ();
-  __m128i y = load_reflected (st->y, mask);
-  __m128i cr = load_reflected (ctr, mask);
-
-  if (encrypt)
+  __m128i y = _mm_loadu_si128 ((const __m128i *) yp);
+  __m128i cr = _mm_loadu_si128 ((const __m128i *) ctrp);
+  if (!SIV)
     {
-      ctr8_ghash8<ROUNDS> (rk, k, mask, cr, y, out, in, nullptr);
+      y = _mm_shuffle_epi8 (y, mask);
+      cr = _mm_shuffle_epi8 (cr, mask);
+    }
+
+  if (hash_out)
+    {
+      ctr8_ghash8<ROUNDS, SIV> (rk, k, cr, y, out, in, nullptr);
       for (size_t g = 1; g < ngroups; g++)
         {
-          ctr8_ghash8<ROUNDS> (rk, k, mask, cr, y, out + 128, in + 128, out);
+          ctr8_ghash8<ROUNDS, SIV> (rk, k, cr, y, out + 128, in + 128, out);
           out += 128;
           in += 128;
         }
-      /* The last group's ciphertext.  */
+      /* The last group's output.  */
+      auto block = [&] (int i) {
+        const __m128i d = _mm_loadu_si128 ((const __m128i *) (out + 16 * i));
+        return SIV ? d : _mm_shuffle_epi8 (d, mask);
+      };
       __m128i lo = _mm_setzero_si128 (), mid = lo, hi = lo;
       for (int i = 1; i < 8; i++)
-        mul_acc (load_reflected (out + 16 * i, mask), k->h[7 - i],
-                 k->hk[7 - i], lo, mid, hi);
-      mul_acc (_mm_xor_si128 (y, load_reflected (out, mask)), k->h[7],
-               k->hk[7], lo, mid, hi);
+        mul_acc (block (i), k->h[7 - i], k->hk[7 - i], lo, mid, hi);
+      mul_acc (_mm_xor_si128 (y, block (0)), k->h[7], k->hk[7], lo, mid,
+               hi);
       y = finish128_karatsuba (lo, mid, hi);
     }
   else
     for (size_t g = 0; g < ngroups; g++)
       {
-        ctr8_ghash8<ROUNDS> (rk, k, mask, cr, y, out, in, in);
+        ctr8_ghash8<ROUNDS, SIV> (rk, k, cr, y, out, in, in);
         out += 128;
         in += 128;
       }
 
-  _mm_storeu_si128 ((__m128i *) st->y, _mm_shuffle_epi8 (y, mask));
-  _mm_storeu_si128 ((__m128i *) ctr, _mm_shuffle_epi8 (cr, mask));
+  if (!SIV)
+    {
+      y = _mm_shuffle_epi8 (y, mask);
+      cr = _mm_shuffle_epi8 (cr, mask);
+    }
+  _mm_storeu_si128 ((__m128i *) yp, y);
+  _mm_storeu_si128 ((__m128i *) ctrp, cr);
   clear_xmm_regs ();
+}
+
+/* gcm_aesni_crypt_t for the AES context's round count, then the burn of
+ * its frame.  The kernel keeps 8 AES states, the GHASH sums, Y and the
+ * counter in the 16 registers; GCC 12 still parks a few values (Y among
+ * them) in the red zone below the stack pointer (no frame): clear that,
+ * with some margin for other compilers: 256 bytes below this function's
+ * stack pointer (the kernel is not inlined), with 16-byte stores, the
+ * stack pointer moved down over them and back (cheaper than the REP
+ * STOSB of _gcry_burn_stack for a short call).  x86-64 only.  */
+template <bool SIV>
+inline void
+gcm_aesni_crypt (const RIJNDAEL_context *actx, const pclmul_key *k,
+                 unsigned char *yp, unsigned char *ctrp, unsigned char *out,
+                 const unsigned char *in, size_t ngroups, bool hash_out)
+{
+  const __m128i *rk = (const __m128i *) actx->keys.ni.enc;
+  if (actx->rounds == 10)
+    gcm_aesni_crypt_t<10, SIV> (rk, k, yp, ctrp, out, in, ngroups, hash_out);
+  else if (actx->rounds == 12)
+    gcm_aesni_crypt_t<12, SIV> (rk, k, yp, ctrp, out, in, ngroups, hash_out);
+  else
+    gcm_aesni_crypt_t<14, SIV> (rk, k, yp, ctrp, out, in, ngroups, hash_out);
+#ifdef __x86_64__
+  asm volatile ("pxor %%xmm0, %%xmm0\n\t"
+                "sub $256, %%rsp\n\t"
+                ".set .Lgcm_ni_burn_off, 0\n\t"
+                ".rept 16\n\t"
+                "movups %%xmm0, .Lgcm_ni_burn_off(%%rsp)\n\t"
+                ".set .Lgcm_ni_burn_off, .Lgcm_ni_burn_off + 16\n\t"
+                ".endr\n\t"
+                "add $256, %%rsp"
+                : : : "xmm0", "memory");
+#else
+  _gcry_burn_stack (256);
+#endif
 }
 
 } // namespace
@@ -314,51 +373,58 @@ const gcm_ghash_ops _gcry_ghash_ops_pclmul = { pclmul_setkey, pclmul_ghash, null
  * the next counter block (inc32) and the pclmul GHASH key of C's GCM
  * state; whole groups of 8 only.  Returns the blocks left undone (all of
  * them when the GHASH back end is not "pclmul").  The caller
- * (cipher-gcm.cpp) has no partial keystream or GHASH block pending.  */
+ * (cipher-gcm.cpp) has no partial keystream or GHASH block pending.
+ * x86-64 only: with the 8 xmm registers of i386 the kernel would spill
+ * its states, and the two-pass path (4-lane CTR, then GHASH) is the
+ * better one there.  */
 size_t
 _gcry_aes_aesni_gcm_crypt (gcry_cipher_hd_t c, void *out, const void *in,
                            size_t nblocks, int encrypt)
 {
 #ifndef __x86_64__
-  /* 8 xmm registers: the kernel would spill its states; the two-pass
-   * path (4-lane CTR, then GHASH) is the better one there.  */
   (void) c; (void) out; (void) in; (void) encrypt;
   return nblocks;
-#endif
+#else
   gcm_state *st = static_cast<gcm_state *> (c->mode_ctx);
   const RIJNDAEL_context *actx = static_cast<const RIJNDAEL_context *> (c->ctx);
   if (!st || actx->path != RIJNDAEL_PATH_AESNI)
     return nblocks;
   if (st->ghash != &_gcry_ghash_ops_pclmul || nblocks < 8)
     return nblocks;
-  size_t ngroups = nblocks / 8;
-  unsigned char *o = static_cast<unsigned char *> (out);
-  const unsigned char *i = static_cast<const unsigned char *> (in);
-  if (actx->rounds == 10)
-    gcm_aesni_crypt_t<10> (actx, st, c->ctr, o, i, ngroups, encrypt);
-  else if (actx->rounds == 12)
-    gcm_aesni_crypt_t<12> (actx, st, c->ctr, o, i, ngroups, encrypt);
-  else
-    gcm_aesni_crypt_t<14> (actx, st, c->ctr, o, i, ngroups, encrypt);
-  /* The kernel keeps 8 AES states, the GHASH sums, Y and the counter in
-   * the 16 registers; GCC 12 still parks a few values (Y among them) in
-   * the red zone below the stack pointer (no frame): clear that, with
-   * some margin for other compilers: 256 bytes below this function's
-   * stack pointer (the kernel is not inlined), with 16-byte stores, the
-   * stack pointer moved down over them and back (cheaper than the REP
-   * STOSB of _gcry_burn_stack for a short call).  */
-#ifdef __x86_64__
-  asm volatile ("pxor %%xmm0, %%xmm0\n\t"
-                "sub $256, %%rsp\n\t"
-                ".set .Lgcm_ni_burn_off, 0\n\t"
-                ".rept 16\n\t"
-                "movups %%xmm0, .Lgcm_ni_burn_off(%%rsp)\n\t"
-                ".set .Lgcm_ni_burn_off, .Lgcm_ni_burn_off + 16\n\t"
-                ".endr\n\t"
-                "add $256, %%rsp"
-                : : : "xmm0", "memory");
-#else
-  _gcry_burn_stack (256);  /* (Not reached: see the top.)  */
-#endif
+  gcm_aesni_crypt<false> (actx,
+                          reinterpret_cast<const pclmul_key *> (st->key.bytes),
+                          st->y, c->ctr, static_cast<unsigned char *> (out),
+                          static_cast<const unsigned char *> (in),
+                          nblocks / 8, encrypt);
   return nblocks % 8;
+#endif
+}
+
+/* The gcm_siv_dec bulk slot of the AES-NI path (see
+ * cipher_bulk_ops::gcm_siv_dec; the VAES paths' slots hand it the pclmul
+ * key): whole groups of 8 blocks of GCM-SIV decryption, CTR from the
+ * counter block CTR and POLYVAL of the plaintext continued in S, on the
+ * pclmul key area KEY.  Returns the blocks left undone (all of them for
+ * another back end, and on i386 as for GCM).  */
+size_t
+_gcry_aes_aesni_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
+                             const gcm_ghash_key *key, unsigned char *s,
+                             unsigned char *ctr, void *out, const void *in,
+                             size_t nblocks)
+{
+#ifndef __x86_64__
+  (void) ctx; (void) ghash; (void) key; (void) s; (void) ctr; (void) out;
+  (void) in;
+  return nblocks;
+#else
+  const RIJNDAEL_context *actx = static_cast<const RIJNDAEL_context *> (ctx);
+  if (actx->path != RIJNDAEL_PATH_AESNI || ghash != &_gcry_ghash_ops_pclmul
+      || nblocks < 8)
+    return nblocks;
+  gcm_aesni_crypt<true> (actx, reinterpret_cast<const pclmul_key *> (key->bytes),
+                         s, ctr, static_cast<unsigned char *> (out),
+                         static_cast<const unsigned char *> (in), nblocks / 8,
+                         true);
+  return nblocks % 8;
+#endif
 }

@@ -143,7 +143,7 @@ _gcry_aes_vaes_avx2_gcm_crypt (gcry_cipher_hd_t c, void *out, const void *in,
  * vpclmul-avx512 key the zmm kernel (the CPU has AVX-512, as that back
  * end needs it; on i386 it measured 8-11% faster than this one at 16-64
  * KiB), on the vpclmul-avx2 key this one, whole groups of 32 or 16
- * blocks; with another back end nothing.  */
+ * blocks; with another back end the AES-NI path's slot.  */
 size_t
 _gcry_aes_vaes_avx2_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
                                  const gcm_ghash_key *key, unsigned char *s,
@@ -152,7 +152,8 @@ _gcry_aes_vaes_avx2_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
 {
   const RIJNDAEL_context *actx = static_cast<const RIJNDAEL_context *> (ctx);
   if (actx->path != RIJNDAEL_PATH_AESNI || !key_fits (ghash))
-    return nblocks;
+    return _gcry_aes_aesni_gcm_siv_dec (ctx, ghash, key, s, ctr, out, in,
+                                        nblocks);
   if (ghash == &_gcry_ghash_ops_vpclmul_avx512)
     return _gcry_gcm_vaes_avx512_siv_dec (ctx, key, s, ctr, out, in, nblocks);
   return vaes256::siv_decrypt (actx, key, s, ctr,

@@ -207,7 +207,7 @@ _gcry_aes_vaes_avx512_gcm_crypt (gcry_cipher_hd_t c, void *out,
 
 /* Its gcm_siv_dec bulk slot (see cipher_bulk_ops::gcm_siv_dec): whole
  * groups of 32 blocks on the key area of vpclmul-avx512; with another
- * back end nothing.  */
+ * back end the AES-NI path's slot.  */
 size_t
 _gcry_aes_vaes_avx512_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
                                    const gcm_ghash_key *key, unsigned char *s,
@@ -217,7 +217,8 @@ _gcry_aes_vaes_avx512_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
   const RIJNDAEL_context *actx = static_cast<const RIJNDAEL_context *> (ctx);
   if (actx->path != RIJNDAEL_PATH_AESNI
       || ghash != &_gcry_ghash_ops_vpclmul_avx512)
-    return nblocks;
+    return _gcry_aes_aesni_gcm_siv_dec (ctx, ghash, key, s, ctr, out, in,
+                                        nblocks);
   return _gcry_gcm_vaes_avx512_siv_dec (ctx, key, s, ctr, out, in, nblocks);
 }
 #endif /* __x86_64__ */

@@ -105,13 +105,20 @@ extern const gcm_ghash_ops _gcry_ghash_ops_vpclmul_avx512 GCIPHER_INTERNAL;
 size_t _gcry_aes_aesni_gcm_crypt (gcry_cipher_hd_t c, void *out,
                                   const void *in, size_t nblocks,
                                   int encrypt) GCIPHER_INTERNAL;
+/* Its gcm_siv_dec slot (see cipher_bulk_ops::gcm_siv_dec), the same
+ * kernel on GCM-SIV's counter and POLYVAL, for the pclmul key.  */
+size_t _gcry_aes_aesni_gcm_siv_dec (void *ctx, const gcm_ghash_ops *ghash,
+                                    const gcm_ghash_key *key,
+                                    unsigned char *s, unsigned char *ctr,
+                                    void *out, const void *in,
+                                    size_t nblocks) GCIPHER_INTERNAL;
 /* The VAES paths' gcm_crypt and gcm_siv_dec slots (see cipher_bulk_ops):
  * the stitched VAES + VPCLMULQDQ kernel on zmm, 32 blocks per group, for
  * the vpclmul-avx512 key (cipher-gcm-intel-vaes-avx512.cpp, x86-64), and
  * on ymm, 16 blocks per group, for the vpclmul-avx2 or vpclmul-avx512 key
  * (cipher-gcm-intel-vaes-avx2.cpp).  AES-NI key layout required; other
- * GHASH back ends: gcm_crypt hands the blocks to _gcry_aes_aesni_gcm_crypt,
- * gcm_siv_dec leaves them undone.  */
+ * GHASH back ends: the slots hand the blocks to the AES-NI path's
+ * (_gcry_aes_aesni_gcm_crypt, _gcry_aes_aesni_gcm_siv_dec).  */
 #ifdef __x86_64__
 size_t _gcry_aes_vaes_avx512_gcm_crypt (gcry_cipher_hd_t c, void *out,
                                         const void *in, size_t nblocks,

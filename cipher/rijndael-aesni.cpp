@@ -1262,4 +1262,5 @@ _gcry_aes_aesni_fill_bulk (cipher_bulk_ops *bulk)
   bulk->ocb_crypt = aesni_ocb_crypt;
   bulk->ocb_auth = aesni_ocb_auth;
   bulk->gcm_crypt = _gcry_aes_aesni_gcm_crypt;  /* cipher-gcm-intel-pclmul */
+  bulk->gcm_siv_dec = _gcry_aes_aesni_gcm_siv_dec;  /* The same file.  */
 }

@@ -186,7 +186,15 @@ stitch_of (const Combo &c)
                    && !strncmp (c.ghash->name, "vpclmul", 7);
   const bool zmm = !strcmp (c.aes->name, "vaes-avx512")
                    && !strcmp (c.ghash->name, "vpclmul-avx512");
-  return ymm || zmm ? c.ghash->name : "";
+#ifdef __x86_64__
+  /* The AES-NI kernel, which every x86 AES path's slot hands the pclmul
+   * key.  */
+  const bool xmm = !strcmp (c.ghash->name, "pclmul")
+                   && strcmp (c.aes->name, "generic") != 0;
+#else
+  const bool xmm = false;
+#endif
+  return ymm || zmm || xmm ? c.ghash->name : "";
 }
 
 /* Every POLYVAL back end this CPU can run, by name.  */
@@ -797,12 +805,20 @@ TEST (GcmSiv, DecBulkSlot)
   Prng rng (0x73697664656375ull);
   struct Back { const gcm_ghash_ops *g; const char *name; };
   const Back backs[] = { { &_gcry_ghash_ops_vpclmul_avx512, "vpclmul-avx512" },
-                         { &_gcry_ghash_ops_vpclmul_avx2, "vpclmul-avx2" } };
+                         { &_gcry_ghash_ops_vpclmul_avx2, "vpclmul-avx2" },
+                         { &_gcry_ghash_ops_pclmul, "pclmul" } };
   /* The group of the kernel the AES path's slot runs on a key of back end
    * BK (cipher-gcm.h), or 0 (it leaves every block): the zmm kernel (32
    * blocks) on the vpclmul-avx512 key, from vaes-avx512 and vaes-avx2;
-   * the ymm kernel (16) on the vpclmul-avx2 key from vaes-avx2 only.  */
+   * the ymm kernel (16) on the vpclmul-avx2 key from vaes-avx2 only; the
+   * AES-NI kernel (8) on the pclmul key from every path (x86-64).  */
   auto group_of = [] (const cipher_impl_info *impl, const Back &bk) {
+    if (bk.g == &_gcry_ghash_ops_pclmul)
+#ifdef __x86_64__
+      return (size_t) 8;
+#else
+      return (size_t) 0;
+#endif
     const bool zmm_key = bk.g == &_gcry_ghash_ops_vpclmul_avx512;
     if (!strcmp (impl->name, "vaes-avx512"))
       return zmm_key ? (size_t) 32 : 0;
