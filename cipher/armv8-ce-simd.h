@@ -83,12 +83,4 @@ rounds_upto_last (const V *k, V *x)
 
 } // namespace armv8_ce
 
-/* Call FN<ROUNDS> (...) for the context's (public) round count.  */
-#define ARMV8_CE_DISPATCH(ctx, fn, ...)                                   \
-  (((const RIJNDAEL_context *)(ctx))->rounds == 10                         \
-     ? fn<10> (__VA_ARGS__)                                                \
-     : ((const RIJNDAEL_context *)(ctx))->rounds == 12                     \
-         ? fn<12> (__VA_ARGS__)                                            \
-         : fn<14> (__VA_ARGS__))
-
 #endif /* GCIPHER_ARMV8_CE_SIMD_H */

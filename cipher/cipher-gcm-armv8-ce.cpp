@@ -272,9 +272,9 @@ gcm_run (const RIJNDAEL_context *ctx, gcm_state *st, unsigned char *ctr,
          int encrypt)
 {
   if (encrypt)
-    ARMV8_CE_DISPATCH (ctx, gcm_enc_t, ctx, st, ctr, o, i, ngroups);
+    RIJNDAEL_DISPATCH (ctx, gcm_enc_t, ctx, st, ctr, o, i, ngroups);
   else
-    ARMV8_CE_DISPATCH (ctx, gcm_dec_t, ctx, st, ctr, o, i, ngroups);
+    RIJNDAEL_DISPATCH (ctx, gcm_dec_t, ctx, st, ctr, o, i, ngroups);
   clear_vregs ();
 }
 

@@ -342,12 +342,8 @@ gcm_aesni_crypt (const RIJNDAEL_context *actx, const pclmul_key *k,
                  const unsigned char *in, size_t ngroups, bool hash_out)
 {
   const __m128i *rk = (const __m128i *) actx->keys.ni.enc;
-  if (actx->rounds == 10)
-    gcm_aesni_crypt_t<10, SIV> (rk, k, yp, ctrp, out, in, ngroups, hash_out);
-  else if (actx->rounds == 12)
-    gcm_aesni_crypt_t<12, SIV> (rk, k, yp, ctrp, out, in, ngroups, hash_out);
-  else
-    gcm_aesni_crypt_t<14, SIV> (rk, k, yp, ctrp, out, in, ngroups, hash_out);
+  RIJNDAEL_DISPATCH_B (actx, gcm_aesni_crypt_t, SIV, rk, k, yp, ctrp, out, in,
+                       ngroups, hash_out);
 #ifdef __x86_64__
   asm volatile ("pxor %%xmm0, %%xmm0\n\t"
                 "sub $256, %%rsp\n\t"

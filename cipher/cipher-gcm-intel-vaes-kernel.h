@@ -424,12 +424,8 @@ crypt_rounds (const RIJNDAEL_context *actx, const vpclmul_key *k,
               const unsigned char *in, size_t ngroups, bool hash_out)
 {
   const __m128i *rk = (const __m128i *) actx->keys.ni.enc;
-  if (actx->rounds == 10)
-    crypt_t<10, SIV> (rk, k, yp, ctrp, out, in, ngroups, hash_out);
-  else if (actx->rounds == 12)
-    crypt_t<12, SIV> (rk, k, yp, ctrp, out, in, ngroups, hash_out);
-  else
-    crypt_t<14, SIV> (rk, k, yp, ctrp, out, in, ngroups, hash_out);
+  RIJNDAEL_DISPATCH_B (actx, crypt_t, SIV, rk, k, yp, ctrp, out, in, ngroups,
+                       hash_out);
   burn_kernel_frame ();
 }
 

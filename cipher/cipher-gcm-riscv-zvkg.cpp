@@ -201,12 +201,6 @@ gcm_zvkned_t (const RIJNDAEL_context *ctx, gcm_state *st, unsigned char *ctr,
   ctr[15] = (unsigned char)low;
 }
 
-/* gcm_zvkned_t<Nr, DECRYPT> for the context's round count.  */
-#define ZVKG_DISPATCH(ctx, dec, ...)                                     \
-  ((ctx)->rounds == 10 ? gcm_zvkned_t<10, dec> (ctx, __VA_ARGS__)        \
-   : (ctx)->rounds == 12 ? gcm_zvkned_t<12, dec> (ctx, __VA_ARGS__)      \
-   : gcm_zvkned_t<14, dec> (ctx, __VA_ARGS__))
-
 } // namespace
 
 const gcm_ghash_ops _gcry_ghash_ops_zvkg = { zvkg_setkey, zvkg_ghash, nullptr };
@@ -231,9 +225,11 @@ _gcry_aes_zvkned_gcm_crypt (gcry_cipher_hd_t c, void *out, const void *in,
   unsigned char *o = static_cast<unsigned char *> (out);
   const unsigned char *i = static_cast<const unsigned char *> (in);
   if (encrypt)
-    ZVKG_DISPATCH (ctx, false, st, c->ctr, o, i, ngroups, g);
+    RIJNDAEL_DISPATCH_B (ctx, gcm_zvkned_t, false, ctx, st, c->ctr, o, i,
+                         ngroups, g);
   else
-    ZVKG_DISPATCH (ctx, true, st, c->ctr, o, i, ngroups, g);
+    RIJNDAEL_DISPATCH_B (ctx, gcm_zvkned_t, true, ctx, st, c->ctr, o, i,
+                         ngroups, g);
   vclear_all ();
   return nblocks - ngroups * g;
 }

@@ -192,14 +192,6 @@ last_round (V x, V key)
                  : _mm_aesenclast_si128 (x, key);
 }
 
-/* Call FN<ROUNDS> (...) for the context's (public) round count.  */
-#define AESNI_DISPATCH(ctx, fn, ...)                                      \
-  (((const RIJNDAEL_context *)(ctx))->rounds == 10                         \
-     ? fn<10> (__VA_ARGS__)                                                \
-     : ((const RIJNDAEL_context *)(ctx))->rounds == 12                     \
-         ? fn<12> (__VA_ARGS__)                                            \
-         : fn<14> (__VA_ARGS__))
-
 /* Burn depth of a kernel whose frame may hold spilled round keys: its
  * frame plus the x86-64 red zone below it (bytes).  */
 constexpr unsigned int AESNI_SPILL_BURN = 512;
@@ -254,8 +246,9 @@ aesni_ecb_crypt (void *ctx, void *out, const void *in, size_t nblocks,
   const RIJNDAEL_context *c = (const RIJNDAEL_context *)ctx;
   unsigned char *o = (unsigned char *)out;
   const unsigned char *i = (const unsigned char *)in;
-  unsigned int r = encrypt ? AESNI_DISPATCH (ctx, ecb_enc_t, c, o, i, nblocks)
-                           : AESNI_DISPATCH (ctx, ecb_dec_t, c, o, i, nblocks);
+  unsigned int r
+    = encrypt ? RIJNDAEL_DISPATCH (ctx, ecb_enc_t, c, o, i, nblocks)
+              : RIJNDAEL_DISPATCH (ctx, ecb_dec_t, c, o, i, nblocks);
   clear_xmm ();
   return r;
 }
@@ -298,7 +291,7 @@ unsigned int
 aesni_cbc_enc (void *ctx, unsigned char *iv, void *out, const void *in,
                size_t nblocks, int cbc_mac)
 {
-  unsigned int r = AESNI_DISPATCH (ctx, cbc_enc_t,
+  unsigned int r = RIJNDAEL_DISPATCH (ctx, cbc_enc_t,
                                    (const RIJNDAEL_context *)ctx, iv,
                                    (unsigned char *)out,
                                    (const unsigned char *)in, nblocks,
@@ -348,7 +341,7 @@ unsigned int
 aesni_cbc_dec (void *ctx, unsigned char *iv, void *out, const void *in,
                size_t nblocks)
 {
-  unsigned int r = AESNI_DISPATCH (ctx, cbc_dec_t,
+  unsigned int r = RIJNDAEL_DISPATCH (ctx, cbc_dec_t,
                                    (const RIJNDAEL_context *)ctx, iv,
                                    (unsigned char *)out,
                                    (const unsigned char *)in, nblocks);
@@ -382,7 +375,7 @@ unsigned int
 aesni_cfb_enc (void *ctx, unsigned char *iv, void *out, const void *in,
                size_t nblocks)
 {
-  unsigned int r = AESNI_DISPATCH (ctx, cfb_enc_t,
+  unsigned int r = RIJNDAEL_DISPATCH (ctx, cfb_enc_t,
                                    (const RIJNDAEL_context *)ctx, iv,
                                    (unsigned char *)out,
                                    (const unsigned char *)in, nblocks);
@@ -439,7 +432,7 @@ unsigned int
 aesni_cfb_dec (void *ctx, unsigned char *iv, void *out, const void *in,
                size_t nblocks)
 {
-  unsigned int r = AESNI_DISPATCH (ctx, cfb_dec_t,
+  unsigned int r = RIJNDAEL_DISPATCH (ctx, cfb_dec_t,
                                    (const RIJNDAEL_context *)ctx, iv,
                                    (unsigned char *)out,
                                    (const unsigned char *)in, nblocks);
@@ -473,7 +466,7 @@ unsigned int
 aesni_ofb_enc (void *ctx, unsigned char *iv, void *out, const void *in,
                size_t nblocks)
 {
-  unsigned int r = AESNI_DISPATCH (ctx, ofb_enc_t,
+  unsigned int r = RIJNDAEL_DISPATCH (ctx, ofb_enc_t,
                                    (const RIJNDAEL_context *)ctx, iv,
                                    (unsigned char *)out,
                                    (const unsigned char *)in, nblocks);
@@ -578,7 +571,7 @@ unsigned int
 aesni_ctr16be_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
                    size_t nblocks)
 {
-  unsigned int r = AESNI_DISPATCH (ctx, ctr16be_enc_t,
+  unsigned int r = RIJNDAEL_DISPATCH (ctx, ctr16be_enc_t,
                                    (const RIJNDAEL_context *)ctx, ctr,
                                    (unsigned char *)out,
                                    (const unsigned char *)in, nblocks);
@@ -623,7 +616,7 @@ unsigned int
 aesni_ctr32le_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
                    size_t nblocks)
 {
-  unsigned int r = AESNI_DISPATCH (ctx, ctr32le_enc_t,
+  unsigned int r = RIJNDAEL_DISPATCH (ctx, ctr32le_enc_t,
                                    (const RIJNDAEL_context *)ctx, ctr,
                                    (unsigned char *)out,
                                    (const unsigned char *)in, nblocks);
@@ -752,7 +745,7 @@ unsigned int
 aesni_ccm_crypt (void *ctx, unsigned char *mac, unsigned char *ctr, void *out,
                  const void *in, size_t nblocks, int encrypt)
 {
-  unsigned int r = AESNI_DISPATCH (ctx, ccm_crypt_t,
+  unsigned int r = RIJNDAEL_DISPATCH (ctx, ccm_crypt_t,
                                    (const RIJNDAEL_context *)ctx, mac, ctr,
                                    (unsigned char *)out,
                                    (const unsigned char *)in, nblocks,
@@ -887,9 +880,9 @@ aesni_xts_crypt (void *ctx, unsigned char *tweak, void *out, const void *in,
   const RIJNDAEL_context *c = (const RIJNDAEL_context *)ctx;
   unsigned char *o = (unsigned char *)out;
   const unsigned char *i = (const unsigned char *)in;
-  unsigned int r = encrypt
-                   ? AESNI_DISPATCH (ctx, xts_enc_t, c, tweak, o, i, nblocks)
-                   : AESNI_DISPATCH (ctx, xts_dec_t, c, tweak, o, i, nblocks);
+  unsigned int r
+    = encrypt ? RIJNDAEL_DISPATCH (ctx, xts_enc_t, c, tweak, o, i, nblocks)
+              : RIJNDAEL_DISPATCH (ctx, xts_dec_t, c, tweak, o, i, nblocks);
   clear_xmm ();
   return r;
 }
@@ -1024,9 +1017,9 @@ ocb_crypt_run (gcry_cipher_hd_t c, unsigned char *o, const unsigned char *i,
                size_t nblocks, int encrypt)
 {
   if (encrypt)
-    AESNI_DISPATCH (c->ctx, ocb_enc_t, c, o, i, nblocks);
+    RIJNDAEL_DISPATCH (c->ctx, ocb_enc_t, c, o, i, nblocks);
   else
-    AESNI_DISPATCH (c->ctx, ocb_dec_t, c, o, i, nblocks);
+    RIJNDAEL_DISPATCH (c->ctx, ocb_dec_t, c, o, i, nblocks);
   clear_xmm ();
 }
 
@@ -1079,7 +1072,7 @@ ocb_auth_t (gcry_cipher_hd_t c, const unsigned char *abuf, size_t nblocks)
 __attribute__ ((noinline)) void
 ocb_auth_run (gcry_cipher_hd_t c, const unsigned char *abuf, size_t nblocks)
 {
-  AESNI_DISPATCH (c->ctx, ocb_auth_t, c, abuf, nblocks);
+  RIJNDAEL_DISPATCH (c->ctx, ocb_auth_t, c, abuf, nblocks);
   clear_xmm ();
 }
 
@@ -1229,7 +1222,7 @@ _gcry_aes_aesni_encrypt (void *ctx, unsigned char *out,
   const RIJNDAEL_context *c = (const RIJNDAEL_context *)ctx;
   const V *k = enc_keys (c);
   V x = loadu (in);
-  x = AESNI_DISPATCH (ctx, enc1, k, x);
+  x = RIJNDAEL_DISPATCH (ctx, enc1, k, x);
   storeu (out, x);
   return 0;
 }
@@ -1241,7 +1234,7 @@ _gcry_aes_aesni_decrypt (void *ctx, unsigned char *out,
   const RIJNDAEL_context *c = (const RIJNDAEL_context *)ctx;
   const V *k = dec_keys (c);
   V x = loadu (in);
-  x = AESNI_DISPATCH (ctx, dec1, k, x);
+  x = RIJNDAEL_DISPATCH (ctx, dec1, k, x);
   storeu (out, x);
   return 0;
 }

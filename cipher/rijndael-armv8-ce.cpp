@@ -75,8 +75,6 @@ run_batches (size_t nblocks, Step &&step)
     step (lanes_c<1> ());
 }
 
-#define CE_DISPATCH ARMV8_CE_DISPATCH
-
 /* ---- Single blocks ------------------------------------------------ */
 
 template <unsigned int ROUNDS, bool DECRYPT>
@@ -139,9 +137,9 @@ ce_ecb_crypt (void *ctx, void *out, const void *in, size_t nblocks,
   unsigned char *o = (unsigned char *)out;
   const unsigned char *i = (const unsigned char *)in;
   if (encrypt)
-    CE_DISPATCH (ctx, ecb_enc_t, c, o, i, nblocks);
+    RIJNDAEL_DISPATCH (ctx, ecb_enc_t, c, o, i, nblocks);
   else
-    CE_DISPATCH (ctx, ecb_dec_t, c, o, i, nblocks);
+    RIJNDAEL_DISPATCH (ctx, ecb_dec_t, c, o, i, nblocks);
   clear_vregs ();
   return CE_BURN;
 }
@@ -195,7 +193,7 @@ ce_cbc_enc (void *ctx, unsigned char *iv, void *out, const void *in,
             size_t nblocks, int cbc_mac)
 {
   if (nblocks)
-    CE_DISPATCH (ctx, cbc_enc_t, (const RIJNDAEL_context *)ctx, iv,
+    RIJNDAEL_DISPATCH (ctx, cbc_enc_t, (const RIJNDAEL_context *)ctx, iv,
                  (unsigned char *)out, (const unsigned char *)in, nblocks,
                  cbc_mac);
   clear_vregs ();
@@ -234,7 +232,7 @@ ce_cfb_enc (void *ctx, unsigned char *iv, void *out, const void *in,
             size_t nblocks)
 {
   if (nblocks)
-    CE_DISPATCH (ctx, cfb_enc_t, (const RIJNDAEL_context *)ctx, iv,
+    RIJNDAEL_DISPATCH (ctx, cfb_enc_t, (const RIJNDAEL_context *)ctx, iv,
                  (unsigned char *)out, (const unsigned char *)in, nblocks);
   clear_vregs ();
   return CE_BURN;
@@ -267,7 +265,7 @@ ce_ofb_enc (void *ctx, unsigned char *iv, void *out, const void *in,
             size_t nblocks)
 {
   if (nblocks)
-    CE_DISPATCH (ctx, ofb_t, (const RIJNDAEL_context *)ctx, iv,
+    RIJNDAEL_DISPATCH (ctx, ofb_t, (const RIJNDAEL_context *)ctx, iv,
                  (unsigned char *)out, (const unsigned char *)in, nblocks);
   clear_vregs ();
   return CE_BURN;
@@ -321,7 +319,7 @@ unsigned int
 ce_cbc_dec (void *ctx, unsigned char *iv, void *out, const void *in,
             size_t nblocks)
 {
-  CE_DISPATCH (ctx, cbc_dec_t, (const RIJNDAEL_context *)ctx, iv,
+  RIJNDAEL_DISPATCH (ctx, cbc_dec_t, (const RIJNDAEL_context *)ctx, iv,
                (unsigned char *)out, (const unsigned char *)in, nblocks);
   clear_vregs ();
   return CE_BURN;
@@ -331,7 +329,7 @@ unsigned int
 ce_cfb_dec (void *ctx, unsigned char *iv, void *out, const void *in,
             size_t nblocks)
 {
-  CE_DISPATCH (ctx, cfb_dec_t, (const RIJNDAEL_context *)ctx, iv,
+  RIJNDAEL_DISPATCH (ctx, cfb_dec_t, (const RIJNDAEL_context *)ctx, iv,
                (unsigned char *)out, (const unsigned char *)in, nblocks);
   clear_vregs ();
   return CE_BURN;
@@ -404,7 +402,7 @@ unsigned int
 ce_ctr16be_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
                 size_t nblocks)
 {
-  CE_DISPATCH (ctx, ctr16be_t, (const RIJNDAEL_context *)ctx, ctr,
+  RIJNDAEL_DISPATCH (ctx, ctr16be_t, (const RIJNDAEL_context *)ctx, ctr,
                (unsigned char *)out, (const unsigned char *)in, nblocks);
   clear_vregs ();
   return CE_BURN;
@@ -441,7 +439,7 @@ unsigned int
 ce_ctr32le_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
                 size_t nblocks)
 {
-  CE_DISPATCH (ctx, ctr32le_t, (const RIJNDAEL_context *)ctx, ctr,
+  RIJNDAEL_DISPATCH (ctx, ctr32le_t, (const RIJNDAEL_context *)ctx, ctr,
                (unsigned char *)out, (const unsigned char *)in, nblocks);
   clear_vregs ();
   return CE_BURN;
@@ -526,7 +524,7 @@ unsigned int
 ce_ccm_crypt (void *ctx, unsigned char *mac, unsigned char *ctr, void *out,
               const void *in, size_t nblocks, int encrypt)
 {
-  CE_DISPATCH (ctx, ccm_crypt_t, (const RIJNDAEL_context *)ctx, mac, ctr,
+  RIJNDAEL_DISPATCH (ctx, ccm_crypt_t, (const RIJNDAEL_context *)ctx, mac, ctr,
                (unsigned char *)out, (const unsigned char *)in, nblocks,
                encrypt);
   clear_vregs ();
@@ -595,9 +593,9 @@ ce_xts_crypt (void *ctx, unsigned char *tweak, void *out, const void *in,
   unsigned char *o = (unsigned char *)out;
   const unsigned char *i = (const unsigned char *)in;
   if (encrypt)
-    CE_DISPATCH (ctx, xts_enc_t, c, tweak, o, i, nblocks);
+    RIJNDAEL_DISPATCH (ctx, xts_enc_t, c, tweak, o, i, nblocks);
   else
-    CE_DISPATCH (ctx, xts_dec_t, c, tweak, o, i, nblocks);
+    RIJNDAEL_DISPATCH (ctx, xts_dec_t, c, tweak, o, i, nblocks);
   clear_vregs ();
   return CE_BURN;
 }
@@ -664,9 +662,9 @@ ocb_crypt_run (gcry_cipher_hd_t c, unsigned char *o, const unsigned char *i,
                size_t nblocks, int encrypt)
 {
   if (encrypt)
-    CE_DISPATCH (c->ctx, ocb_enc_t, c, o, i, nblocks);
+    RIJNDAEL_DISPATCH (c->ctx, ocb_enc_t, c, o, i, nblocks);
   else
-    CE_DISPATCH (c->ctx, ocb_dec_t, c, o, i, nblocks);
+    RIJNDAEL_DISPATCH (c->ctx, ocb_dec_t, c, o, i, nblocks);
   clear_vregs ();
 }
 
@@ -715,7 +713,7 @@ ocb_auth_t (gcry_cipher_hd_t c, const unsigned char *abuf, size_t nblocks)
 __attribute__ ((noinline)) void
 ocb_auth_run (gcry_cipher_hd_t c, const unsigned char *abuf, size_t nblocks)
 {
-  CE_DISPATCH (c->ctx, ocb_auth_t, c, abuf, nblocks);
+  RIJNDAEL_DISPATCH (c->ctx, ocb_auth_t, c, abuf, nblocks);
   clear_vregs ();
 }
 
@@ -752,7 +750,7 @@ unsigned int
 _gcry_aes_armv8_ce_encrypt (void *ctx, unsigned char *out,
                             const unsigned char *in)
 {
-  CE_DISPATCH (ctx, enc_block_t, (const RIJNDAEL_context *)ctx, out, in);
+  RIJNDAEL_DISPATCH (ctx, enc_block_t, (const RIJNDAEL_context *)ctx, out, in);
   clear_vregs ();
   return CE_BURN;
 }
@@ -761,7 +759,7 @@ unsigned int
 _gcry_aes_armv8_ce_decrypt (void *ctx, unsigned char *out,
                             const unsigned char *in)
 {
-  CE_DISPATCH (ctx, dec_block_t, (const RIJNDAEL_context *)ctx, out, in);
+  RIJNDAEL_DISPATCH (ctx, dec_block_t, (const RIJNDAEL_context *)ctx, out, in);
   clear_vregs ();
   return CE_BURN;
 }

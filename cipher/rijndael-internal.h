@@ -23,6 +23,23 @@
 #include <stdint.h>
 #include "cipher-internal.h"
 
+/* FN<R> (...) for the context CTX's (public) round count R, 10, 12 or
+ * 14: the one round-count dispatch of the AES paths' kernels (AES-NI,
+ * VAES, ARMv8 CE, Zvkned and their stitched GCM kernels), an
+ * expression.  RIJNDAEL_DISPATCH_B: FN<R, B> (...).  */
+#define RIJNDAEL_DISPATCH(ctx, fn, ...)                                   \
+  (((const RIJNDAEL_context *)(ctx))->rounds == 10                         \
+     ? fn<10> (__VA_ARGS__)                                                \
+     : ((const RIJNDAEL_context *)(ctx))->rounds == 12                     \
+         ? fn<12> (__VA_ARGS__)                                            \
+         : fn<14> (__VA_ARGS__))
+#define RIJNDAEL_DISPATCH_B(ctx, fn, b, ...)                              \
+  (((const RIJNDAEL_context *)(ctx))->rounds == 10                         \
+     ? fn<10, b> (__VA_ARGS__)                                             \
+     : ((const RIJNDAEL_context *)(ctx))->rounds == 12                     \
+         ? fn<12, b> (__VA_ARGS__)                                         \
+         : fn<14, b> (__VA_ARGS__))
+
 /* FIPS-197 5: Nr = 10, 12, 14 for 128-, 192-, 256-bit keys.  */
 #define RIJNDAEL_MAX_ROUNDS 14
 

@@ -56,18 +56,6 @@ enc_keys (const RIJNDAEL_context *ctx)
   return ctx->keys.ni.enc[0];
 }
 
-/* Call F<10>, F<12> or F<14> for the context's round count (F<.., B>
- * with a second template argument B).  */
-#define ZVKNED_DISPATCH(ctx, f, ...)                                       \
-  (((const RIJNDAEL_context *)(ctx))->rounds == 10 ? f<10> (__VA_ARGS__)  \
-   : ((const RIJNDAEL_context *)(ctx))->rounds == 12 ? f<12> (__VA_ARGS__) \
-   : f<14> (__VA_ARGS__))
-#define ZVKNED_DISPATCH_B(ctx, f, b, ...)                                  \
-  (((const RIJNDAEL_context *)(ctx))->rounds == 10                         \
-   ? f<10, b> (__VA_ARGS__)                                                \
-   : ((const RIJNDAEL_context *)(ctx))->rounds == 12                       \
-   ? f<12, b> (__VA_ARGS__) : f<14, b> (__VA_ARGS__))
-
 /* ---- Single blocks ------------------------------------------------ */
 
 template <unsigned int ROUNDS, bool DECRYPT>
@@ -114,9 +102,9 @@ zvkned_ecb_crypt (void *ctx, void *out, const void *in, size_t nblocks,
   const unsigned char *i = (const unsigned char *)in;
   const RIJNDAEL_context *c = (const RIJNDAEL_context *)ctx;
   if (encrypt)
-    ZVKNED_DISPATCH_B (ctx, ecb_t, false, c, o, i, nblocks);
+    RIJNDAEL_DISPATCH_B (ctx, ecb_t, false, c, o, i, nblocks);
   else
-    ZVKNED_DISPATCH_B (ctx, ecb_t, true, c, o, i, nblocks);
+    RIJNDAEL_DISPATCH_B (ctx, ecb_t, true, c, o, i, nblocks);
   vclear_all ();
   return 0;
 }
@@ -331,10 +319,10 @@ ofb_plain_t (const RIJNDAEL_context *ctx, unsigned char *iv,
     unsigned char *o = (unsigned char *)out;                           \
     const unsigned char *i = (const unsigned char *)in;                \
     if (nblocks && words_aligned (iv, o, i))                           \
-      ZVKNED_DISPATCH_B (ctx, tmpl, true, c, iv, o, i,                 \
+      RIJNDAEL_DISPATCH_B (ctx, tmpl, true, c, iv, o, i,                 \
                          nblocks ZVKNED_EXTRA);                        \
     else if (nblocks)                                                  \
-      ZVKNED_DISPATCH_B (ctx, tmpl, false, c, iv, o, i,                \
+      RIJNDAEL_DISPATCH_B (ctx, tmpl, false, c, iv, o, i,                \
                          nblocks ZVKNED_EXTRA);                        \
     vclear_all ();                                                     \
     return 0;                                                          \
@@ -418,7 +406,7 @@ zvkned_cbc_dec (void *ctx, unsigned char *iv, void *out, const void *in,
                 size_t nblocks)
 {
   if (nblocks)
-    ZVKNED_DISPATCH (ctx, cbc_dec_t, (const RIJNDAEL_context *)ctx, iv,
+    RIJNDAEL_DISPATCH (ctx, cbc_dec_t, (const RIJNDAEL_context *)ctx, iv,
                      (unsigned char *)out, (const unsigned char *)in,
                      nblocks);
   vclear_all ();
@@ -430,7 +418,7 @@ zvkned_cfb_dec (void *ctx, unsigned char *iv, void *out, const void *in,
                 size_t nblocks)
 {
   if (nblocks)
-    ZVKNED_DISPATCH (ctx, cfb_dec_t, (const RIJNDAEL_context *)ctx, iv,
+    RIJNDAEL_DISPATCH (ctx, cfb_dec_t, (const RIJNDAEL_context *)ctx, iv,
                      (unsigned char *)out, (const unsigned char *)in,
                      nblocks);
   vclear_all ();
@@ -526,7 +514,7 @@ zvkned_ctr16be_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
                     size_t nblocks)
 {
   if (nblocks)
-    ZVKNED_DISPATCH (ctx, ctr16be_t, (const RIJNDAEL_context *)ctx, ctr,
+    RIJNDAEL_DISPATCH (ctx, ctr16be_t, (const RIJNDAEL_context *)ctx, ctr,
                      (unsigned char *)out, (const unsigned char *)in,
                      nblocks);
   vclear_all ();
@@ -538,7 +526,7 @@ zvkned_ctr32le_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
                     size_t nblocks)
 {
   if (nblocks)
-    ZVKNED_DISPATCH (ctx, ctr32le_t, (const RIJNDAEL_context *)ctx, ctr,
+    RIJNDAEL_DISPATCH (ctx, ctr32le_t, (const RIJNDAEL_context *)ctx, ctr,
                      (unsigned char *)out, (const unsigned char *)in,
                      nblocks);
   vclear_all ();
@@ -653,9 +641,9 @@ zvkned_xts_crypt (void *ctx, unsigned char *tweak, void *out, const void *in,
   if (nblocks)
     {
       if (encrypt)
-        ZVKNED_DISPATCH_B (ctx, xts_t, false, c, tweak, o, i, nblocks);
+        RIJNDAEL_DISPATCH_B (ctx, xts_t, false, c, tweak, o, i, nblocks);
       else
-        ZVKNED_DISPATCH_B (ctx, xts_t, true, c, tweak, o, i, nblocks);
+        RIJNDAEL_DISPATCH_B (ctx, xts_t, true, c, tweak, o, i, nblocks);
     }
   vclear_all ();
   return 0;
@@ -825,9 +813,11 @@ zvkned_ocb_crypt (gcry_cipher_hd_t c, void *out, const void *in,
   if (nblocks)
     {
       if (encrypt)
-        ZVKNED_DISPATCH_B (c->ctx, ocb_crypt_t, false, c, op, ip, nblocks, o);
+        RIJNDAEL_DISPATCH_B (c->ctx, ocb_crypt_t, false, c, op, ip, nblocks,
+                             o);
       else
-        ZVKNED_DISPATCH_B (c->ctx, ocb_crypt_t, true, c, op, ip, nblocks, o);
+        RIJNDAEL_DISPATCH_B (c->ctx, ocb_crypt_t, true, c, op, ip, nblocks,
+                             o);
       wipememory (&o, sizeof o);
     }
   vclear_all ();
@@ -872,7 +862,7 @@ zvkned_ocb_auth (gcry_cipher_hd_t c, const void *abuf, size_t nblocks)
   ocb_offset_state o;
   if (nblocks)
     {
-      ZVKNED_DISPATCH (c->ctx, ocb_auth_t, c, (const unsigned char *)abuf,
+      RIJNDAEL_DISPATCH (c->ctx, ocb_auth_t, c, (const unsigned char *)abuf,
                        nblocks, o);
       wipememory (&o, sizeof o);
     }
@@ -952,7 +942,7 @@ unsigned int
 _gcry_aes_zvkned_encrypt (void *ctx, unsigned char *out,
                           const unsigned char *in)
 {
-  return ZVKNED_DISPATCH_B (ctx, crypt1_t, false,
+  return RIJNDAEL_DISPATCH_B (ctx, crypt1_t, false,
                             (const RIJNDAEL_context *)ctx, out, in);
 }
 
@@ -960,7 +950,7 @@ unsigned int
 _gcry_aes_zvkned_decrypt (void *ctx, unsigned char *out,
                           const unsigned char *in)
 {
-  return ZVKNED_DISPATCH_B (ctx, crypt1_t, true,
+  return RIJNDAEL_DISPATCH_B (ctx, crypt1_t, true,
                             (const RIJNDAEL_context *)ctx, out, in);
 }
 

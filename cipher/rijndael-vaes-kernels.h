@@ -355,14 +355,6 @@ xts_mul_alpha_bytes (typename VT::T t)
                    VT::clmul01 (top, VT::pairs (p)));
 }
 
-/* Call FN<ROUNDS> (...) for the context's (public) round count.  */
-#define VAES_DISPATCH(ctx, fn, ...)                                       \
-  (((const RIJNDAEL_context *)(ctx))->rounds == 10                         \
-     ? fn<10> (__VA_ARGS__)                                                \
-     : ((const RIJNDAEL_context *)(ctx))->rounds == 12                     \
-         ? fn<12> (__VA_ARGS__)                                            \
-         : fn<14> (__VA_ARGS__))
-
 /* ---- The kernels ------------------------------------------------------
  * VT: widest vector traits; NVEC: registers per full batch (lanes =
  * NVEC * VT::W blocks); CLEAR: clears the vector registers (and their
@@ -430,8 +422,9 @@ struct kernels
     const RIJNDAEL_context *c = (const RIJNDAEL_context *)ctx;
     unsigned char *o = (unsigned char *)out;
     const unsigned char *i = (const unsigned char *)in;
-    unsigned int r = encrypt ? VAES_DISPATCH (c, ecb_enc, c, o, i, nblocks)
-                             : VAES_DISPATCH (c, ecb_dec, c, o, i, nblocks);
+    unsigned int r
+      = encrypt ? RIJNDAEL_DISPATCH (c, ecb_enc, c, o, i, nblocks)
+                : RIJNDAEL_DISPATCH (c, ecb_dec, c, o, i, nblocks);
     CLEAR ();
     return r;
   }
@@ -484,7 +477,7 @@ struct kernels
   cbc_dec (void *ctx, unsigned char *iv, void *out, const void *in,
            size_t nblocks)
   {
-    unsigned int r = VAES_DISPATCH (ctx, cbc_dec_t,
+    unsigned int r = RIJNDAEL_DISPATCH (ctx, cbc_dec_t,
                                     (const RIJNDAEL_context *)ctx, iv,
                                     (unsigned char *)out,
                                     (const unsigned char *)in, nblocks);
@@ -535,7 +528,7 @@ struct kernels
   cfb_dec (void *ctx, unsigned char *iv, void *out, const void *in,
            size_t nblocks)
   {
-    unsigned int r = VAES_DISPATCH (ctx, cfb_dec_t,
+    unsigned int r = RIJNDAEL_DISPATCH (ctx, cfb_dec_t,
                                     (const RIJNDAEL_context *)ctx, iv,
                                     (unsigned char *)out,
                                     (const unsigned char *)in, nblocks);
@@ -645,7 +638,7 @@ struct kernels
   ctr16be_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
                size_t nblocks)
   {
-    unsigned int r = VAES_DISPATCH (ctx, ctr16be_t,
+    unsigned int r = RIJNDAEL_DISPATCH (ctx, ctr16be_t,
                                     (const RIJNDAEL_context *)ctx, ctr,
                                     (unsigned char *)out,
                                     (const unsigned char *)in, nblocks);
@@ -701,7 +694,7 @@ struct kernels
   ctr32le_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
                size_t nblocks)
   {
-    unsigned int r = VAES_DISPATCH (ctx, ctr32le_t,
+    unsigned int r = RIJNDAEL_DISPATCH (ctx, ctr32le_t,
                                     (const RIJNDAEL_context *)ctx, ctr,
                                     (unsigned char *)out,
                                     (const unsigned char *)in, nblocks);
@@ -843,9 +836,9 @@ struct kernels
     unsigned char *o = (unsigned char *)out;
     const unsigned char *i = (const unsigned char *)in;
     if (encrypt)
-      VAES_DISPATCH (c, xts_enc, c, tweak, o, i, nblocks);
+      RIJNDAEL_DISPATCH (c, xts_enc, c, tweak, o, i, nblocks);
     else
-      VAES_DISPATCH (c, xts_dec, c, tweak, o, i, nblocks);
+      RIJNDAEL_DISPATCH (c, xts_dec, c, tweak, o, i, nblocks);
     burn_below_sp<BURN_XTS> ();
     CLEAR ();
     return 0;
@@ -1129,9 +1122,9 @@ struct kernels
     unsigned char *o = (unsigned char *)out;
     const unsigned char *i = (const unsigned char *)in;
     if (encrypt)
-      VAES_DISPATCH (c->ctx, ocb_enc, c, o, i, nblocks);
+      RIJNDAEL_DISPATCH (c->ctx, ocb_enc, c, o, i, nblocks);
     else
-      VAES_DISPATCH (c->ctx, ocb_dec, c, o, i, nblocks);
+      RIJNDAEL_DISPATCH (c->ctx, ocb_dec, c, o, i, nblocks);
     burn_below_sp<BURN_OCB> ();
     CLEAR ();
     return 0;
@@ -1208,7 +1201,7 @@ struct kernels
   static size_t
   ocb_auth (gcry_cipher_hd_t c, const void *abuf, size_t nblocks)
   {
-    VAES_DISPATCH (c->ctx, ocb_auth_t, c, (const unsigned char *)abuf,
+    RIJNDAEL_DISPATCH (c->ctx, ocb_auth_t, c, (const unsigned char *)abuf,
                    nblocks);
     burn_below_sp<BURN_OCB> ();
     CLEAR ();
