@@ -4,16 +4,17 @@
  * library; used when HWF_INTEL_GFNI and HWF_INTEL_AVX2 are present.
  */
 #include <config.h>
-#include "gfni-vec-x86.h"
+#include "simd-x86.h"
+#include "vec-clear-x86.h"
 #include "aria-gfni.h"
 #include "cipher-batch-modes.h"
 
-static_assert (aria_gfni<gfni_vec256>::N == ARIA_GFNI_AVX2_LANES);
+static_assert (aria_gfni<simd_x86::Y2>::N == ARIA_GFNI_AVX2_LANES);
 
 void
 _gcry_aria_gfni_avx2_fill (cipher_bulk_ops *bulk, ARIA_context *ctx)
 {
-  typedef batch_modes<gfni_vec_clear_ymm, aria_gfni<gfni_vec256>,
-              aria_gfni<gfni_vec128> > modes;
+  typedef batch_modes<vec_clear_ymm, aria_gfni<simd_x86::Y2>,
+              aria_gfni<simd_x86::X1> > modes;
   modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
 }

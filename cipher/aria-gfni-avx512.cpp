@@ -13,17 +13,18 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 
-#include "gfni-vec-x86.h"
+#include "simd-x86.h"
+#include "vec-clear-x86.h"
 #include "aria-gfni.h"
 #include "cipher-batch-modes.h"
 
-static_assert (aria_gfni<gfni_vec512>::N == ARIA_GFNI_AVX512_LANES);
+static_assert (aria_gfni<simd_x86::Z4>::N == ARIA_GFNI_AVX512_LANES);
 
 void
 _gcry_aria_gfni_avx512_fill (cipher_bulk_ops *bulk, ARIA_context *ctx)
 {
-  typedef batch_modes<vec_clear_zmm, aria_gfni<gfni_vec512>,
-              aria_gfni<gfni_vec256>,
-              aria_gfni<gfni_vec128> > modes;
+  typedef batch_modes<vec_clear_zmm, aria_gfni<simd_x86::Z4>,
+              aria_gfni<simd_x86::Y2>,
+              aria_gfni<simd_x86::X1> > modes;
   modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
 }

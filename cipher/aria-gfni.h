@@ -1,25 +1,25 @@
 /* aria-gfni.h - the ARIA SIMD kernel, one template over the register
- * width (Ops: gfni-vec-x86.h's / sbox-layer-x86.h's xmm, ymm or zmm
- * operations; 16, 32 or 64 blocks per batch) and the S-box layer (SB:
- * sbox-layer-x86.h's GFNI or AES-NI policy).  Included only by the ISA
- * files aria-gfni-avx2.cpp, aria-gfni-avx512.cpp, aria-aesni-avx2.cpp and
- * aria-vaes-avx2.cpp, which are compiled with those ISAs' flags and chain
- * the widths (cipher-batch-modes.h).
+ * width (Ops: simd-x86.h's vector traits X1, Y2 or Z4, or
+ * sbox-layer-x86.h's aesni_y2; 16, 32 or 64 blocks per batch) and the
+ * S-box layer (SB: sbox-layer-x86.h's GFNI or AES-NI policy).  Included
+ * only by the ISA files aria-gfni-avx2.cpp, aria-gfni-avx512.cpp,
+ * aria-aesni-avx2.cpp and aria-vaes-avx2.cpp, which are compiled with
+ * those ISAs' flags and chain the widths (cipher-batch-modes.h).
  *
- * Layout: byte-sliced, as camellia-gfni.h.  A batch is W blocks in 16
- * registers; after an in-lane 16x16 byte transpose (four passes of byte
- * unpacks, each a rotation of the 8-bit (register, byte) index, an
- * involution) register p holds byte p of every block.  ARIA's
- * substitution layers apply one fixed S-box per byte position (RFC 5794
- * 2.4.2: SL1 = SB1, SB2, SB3, SB4 repeated, SL2 = SB3, SB4, SB1, SB2),
- * so each register needs exactly one S-box.  GFNI: GF2P8AFFINEINVQB alone
- * for SB1 and SB2 (affine map of the inverse), GF2P8AFFINEQB then
- * GF2P8AFFINEINVQB for SB3 and SB4 (the inverse of an affine map).
- * AES-NI: nibble-table affine maps around AESENCLAST (sbox-layer-x86.h).
- * aria-internal.h derives the operands and checks them against the
- * reference S-boxes on all 256 inputs at compile time.  The diffusion
- * layer A (2.4.3) is aria-internal.h's network of 48 register XORs, the
- * round-key bytes are broadcast from the context.
+ * Layout: byte-sliced, as camellia-gfni.h.  A batch is Ops::BYTES blocks
+ * (one per byte of a register) in 16 registers; after an in-lane 16x16
+ * byte transpose (four passes of byte unpacks, each a rotation of the
+ * 8-bit (register, byte) index, an involution) register p holds byte p of
+ * every block.  ARIA's substitution layers apply one fixed S-box per byte
+ * position (RFC 5794 2.4.2: SL1 = SB1, SB2, SB3, SB4 repeated, SL2 = SB3,
+ * SB4, SB1, SB2), so each register needs exactly one S-box.  GFNI:
+ * GF2P8AFFINEINVQB alone for SB1 and SB2 (affine map of the inverse),
+ * GF2P8AFFINEQB then GF2P8AFFINEINVQB for SB3 and SB4 (the inverse of an
+ * affine map).  AES-NI: nibble-table affine maps around AESENCLAST
+ * (sbox-layer-x86.h).  aria-internal.h derives the operands and checks
+ * them against the reference S-boxes on all 256 inputs at compile time.
+ * The diffusion layer A (2.4.3) is aria-internal.h's network of 48
+ * register XORs, the round-key bytes are broadcast from the context.
  *
  * crypt_one keeps one block in one xmm register (the chained modes and
  * single-block calls, cipher-batch-modes.h): the four S-boxes on the
@@ -41,14 +41,14 @@
 template <class Ops, class SB>
 struct aria_simd
 {
-  typedef typename Ops::V V;
-  static constexpr size_t N = Ops::W;   /* Blocks per batch.  */
+  typedef typename Ops::T V;
+  static constexpr size_t N = Ops::BYTES;   /* Blocks per batch.  */
 
-  /* The in-lane 16x16 byte transpose (gfni-vec-x86.h).  */
+  /* The in-lane 16x16 byte transpose (simd-x86.h).  */
   static ARIA_SIMD_INLINE void
   transpose (V (&x)[16])
   {
-    gfni_byte_transpose16<Ops> (x);
+    simd_x86::byte_transpose16<Ops> (x);
   }
 
   /* SB1..SB4 (S = 1..4) on every byte of X.  */
@@ -107,7 +107,7 @@ struct aria_simd
     V x[16];
 #pragma GCC unroll 16
     for (int j = 0; j < 16; j++)
-      x[j] = Ops::load (in + Ops::W * j);
+      x[j] = Ops::load (in + Ops::BYTES * j);
     transpose (x);
     for (unsigned int r = 0; r + 2 < n; r += 2)
       {
@@ -127,7 +127,7 @@ struct aria_simd
     transpose (x);
 #pragma GCC unroll 16
     for (int j = 0; j < 16; j++)
-      Ops::store (out + Ops::W * j, x[j]);
+      Ops::store (out + Ops::BYTES * j, x[j]);
   }
 
   /* One block in one xmm register (Ops must be a 16-byte width; only
@@ -140,7 +140,7 @@ struct aria_simd
   static __attribute__ ((noinline)) void
   crypt_one (const void *c, unsigned char *out, const unsigned char *in)
   {
-    static_assert (Ops::W == 16, "crypt_one: xmm operations");
+    static_assert (Ops::W == 1, "crypt_one: xmm operations");
     static constexpr aria_detail::aria_A_shuffles shuf
       = aria_detail::aria_make_A_shuffles ();
     const ARIA_context *ctx = (const ARIA_context *) c;
@@ -181,7 +181,7 @@ struct aria_simd
 
   /* Frame of crypt_blocks: the state and network temporaries, spilled
    * where registers run out (crypt_one needs less).  */
-  static constexpr unsigned int BURN = 80 * Ops::W + 512;
+  static constexpr unsigned int BURN = 80 * Ops::BYTES + 512;
 };
 
 template <class Ops>

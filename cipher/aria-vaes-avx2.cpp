@@ -5,18 +5,19 @@
  * present.
  */
 #include <config.h>
-#include "gfni-vec-x86.h"
+#include "simd-x86.h"
+#include "vec-clear-x86.h"
 #include "sbox-layer-x86.h"
 #include "aria-gfni.h"
 #include "cipher-batch-modes.h"
 
-typedef aria_simd<vaes_vec256, aesni_sbox_layer<vaes_vec256> > aria_y;
-typedef aria_simd<aesni_vec128, aesni_sbox_layer<aesni_vec128> > aria_x;
+typedef aria_simd<simd_x86::Y2, aesni_sbox_layer<simd_x86::Y2> > aria_y;
+typedef aria_simd<simd_x86::X1, aesni_sbox_layer<simd_x86::X1> > aria_x;
 static_assert (aria_y::N == ARIA_AESNI_AVX2_LANES);
 
 void
 _gcry_aria_vaes_avx2_fill (cipher_bulk_ops *bulk, ARIA_context *ctx)
 {
-  typedef batch_modes<gfni_vec_clear_ymm, aria_y, aria_x> modes;
+  typedef batch_modes<vec_clear_ymm, aria_y, aria_x> modes;
   modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
 }

@@ -7,15 +7,17 @@
  * Camellia: RFC 3713; S-box decomposition in camellia-internal.h.
  */
 #include <config.h>
+#include "simd-x86.h"
+#include "vec-clear-x86.h"
 #include "camellia-gfni.h"
 #include "cipher-batch-modes.h"
 
-typedef camellia_simd<aesni_vec128, aesni_sbox_layer<aesni_vec128> > cam128;
+typedef camellia_simd<simd_x86::X1, aesni_sbox_layer<simd_x86::X1> > cam128;
 static_assert (cam128::N == CAMELLIA_AESNI_AVX_LANES);
 
 void
 _gcry_camellia_aesni_avx_fill (cipher_bulk_ops *bulk, CAMELLIA_context *ctx)
 {
-  typedef batch_modes<gfni_vec_clear_ymm, cam128> modes;
+  typedef batch_modes<vec_clear_ymm, cam128> modes;
   modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
 }

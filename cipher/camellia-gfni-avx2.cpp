@@ -5,16 +5,17 @@
  * HWF_INTEL_AVX2 are present.
  */
 #include <config.h>
-#include "gfni-vec-x86.h"
+#include "simd-x86.h"
+#include "vec-clear-x86.h"
 #include "camellia-gfni.h"
 #include "cipher-batch-modes.h"
 
-static_assert (camellia_gfni<gfni_vec256>::N == CAMELLIA_GFNI_AVX2_LANES);
+static_assert (camellia_gfni<simd_x86::Y2>::N == CAMELLIA_GFNI_AVX2_LANES);
 
 void
 _gcry_camellia_gfni_avx2_fill (cipher_bulk_ops *bulk, CAMELLIA_context *ctx)
 {
-  typedef batch_modes<gfni_vec_clear_ymm, camellia_gfni<gfni_vec256>,
-              camellia_gfni<gfni_vec128> > modes;
+  typedef batch_modes<vec_clear_ymm, camellia_gfni<simd_x86::Y2>,
+              camellia_gfni<simd_x86::X1> > modes;
   modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
 }

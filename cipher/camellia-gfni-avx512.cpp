@@ -13,17 +13,18 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 
-#include "gfni-vec-x86.h"
+#include "simd-x86.h"
+#include "vec-clear-x86.h"
 #include "camellia-gfni.h"
 #include "cipher-batch-modes.h"
 
-static_assert (camellia_gfni<gfni_vec512>::N == CAMELLIA_GFNI_AVX512_LANES);
+static_assert (camellia_gfni<simd_x86::Z4>::N == CAMELLIA_GFNI_AVX512_LANES);
 
 void
 _gcry_camellia_gfni_avx512_fill (cipher_bulk_ops *bulk, CAMELLIA_context *ctx)
 {
-  typedef batch_modes<vec_clear_zmm, camellia_gfni<gfni_vec512>,
-              camellia_gfni<gfni_vec256>,
-              camellia_gfni<gfni_vec128> > modes;
+  typedef batch_modes<vec_clear_zmm, camellia_gfni<simd_x86::Z4>,
+              camellia_gfni<simd_x86::Y2>,
+              camellia_gfni<simd_x86::X1> > modes;
   modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
 }

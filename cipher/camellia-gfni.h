@@ -1,23 +1,23 @@
 /* camellia-gfni.h - the byte-sliced Camellia SIMD kernel, one template
- * over the register width (Ops: gfni-vec-x86.h's xmm, ymm or zmm
- * operations; 16, 32 or 64 blocks per batch) and the S-box layer (SB:
- * sbox-layer-x86.h's GFNI or AES-NI policy).  Included only by the ISA
- * files camellia-gfni-avx2.cpp, camellia-gfni-avx512.cpp and
- * camellia-aesni-*.cpp, which are compiled with those ISAs' flags and
+ * over the register width (Ops: simd-x86.h's vector traits X1, Y2 or Z4,
+ * or sbox-layer-x86.h's aesni_y2; 16, 32 or 64 blocks per batch) and the
+ * S-box layer (SB: sbox-layer-x86.h's GFNI or AES-NI policy).  Included
+ * only by the ISA files camellia-gfni-avx2.cpp, camellia-gfni-avx512.cpp
+ * and camellia-aesni-*.cpp, which are compiled with those ISAs' flags and
  * chain the widths (cipher-batch-modes.h).
  *
- * Layout: byte-sliced.  A batch is W blocks in 16 registers; after an
- * in-lane 16x16 byte transpose (four passes of byte unpacks, each a
- * rotation of the 8-bit (register, byte) index) register p holds byte p
- * of every block.  Camellia's S-function applies one fixed S-box per
- * byte position (RFC 3713 2.4.1: t1 SBOX1, t2 SBOX2, ...), so each
- * register needs exactly one S-box: with GFNI, GF2P8AFFINEQB (input
- * affine map, moved into the AES field) then GF2P8AFFINEINVQB (inversion
- * and output affine map); with AES-NI, nibble-table PSHUFBs around
- * AESENCLAST (sbox-layer-x86.h).  The descriptions come from
- * camellia-internal.h, which checks both operand sets against the
- * reference S-boxes on all 256 inputs at compile time.  The
- * P-function is 16 register XORs (a network equal to RFC 3713 2.4.1's
+ * Layout: byte-sliced.  A batch is Ops::BYTES blocks (one per byte of a
+ * register) in 16 registers; after an in-lane 16x16 byte transpose (four
+ * passes of byte unpacks, each a rotation of the 8-bit (register, byte)
+ * index) register p holds byte p of every block.  Camellia's S-function
+ * applies one fixed S-box per byte position (RFC 3713 2.4.1: t1 SBOX1, t2
+ * SBOX2, ...), so each register needs exactly one S-box: with GFNI,
+ * GF2P8AFFINEQB (input affine map, moved into the AES field) then
+ * GF2P8AFFINEINVQB (inversion and output affine map); with AES-NI,
+ * nibble-table PSHUFBs around AESENCLAST (sbox-layer-x86.h).  The
+ * descriptions come from camellia-internal.h, which checks both operand
+ * sets against the reference S-boxes on all 256 inputs at compile time.
+ * The P-function is 16 register XORs (a network equal to RFC 3713 2.4.1's
  * equations, outputs in the order y5..y8, y1..y4); FL / FL^-1 (2.4.2,
  * 2.4.3) are byte-wise AND/OR/XOR with the 32-bit rotation by one bit
  * spread over four byte registers.  Subkey bytes are broadcast from a
@@ -37,14 +37,14 @@
 template <class Ops, class SB>
 struct camellia_simd
 {
-  typedef typename Ops::V V;
-  static constexpr size_t N = Ops::W;   /* Blocks per batch.  */
+  typedef typename Ops::T V;
+  static constexpr size_t N = Ops::BYTES;   /* Blocks per batch.  */
 
-  /* The in-lane 16x16 byte transpose (gfni-vec-x86.h).  */
+  /* The in-lane 16x16 byte transpose (simd-x86.h).  */
   static CAM_GFNI_INLINE void
   transpose (V (&x)[16])
   {
-    gfni_byte_transpose16<Ops> (x);
+    simd_x86::byte_transpose16<Ops> (x);
   }
 
   /* Byte P (0 = most significant, RFC byte order) of the subkey whose
@@ -173,7 +173,7 @@ struct camellia_simd
     V x[16];
 #pragma GCC unroll 16
     for (int j = 0; j < 16; j++)
-      x[j] = Ops::load (in + Ops::W * j);
+      x[j] = Ops::load (in + Ops::BYTES * j);
     transpose (x);
     V *d1 = x, *d2 = x + 8;
 #pragma GCC unroll 16
@@ -213,12 +213,12 @@ struct camellia_simd
     transpose (y);
 #pragma GCC unroll 16
     for (int j = 0; j < 16; j++)
-      Ops::store (out + Ops::W * j, y[j]);
+      Ops::store (out + Ops::BYTES * j, y[j]);
   }
 
   /* Frame of crypt_blocks: the 32 state and transpose values, spilled
    * where registers run out, and temporaries.  */
-  static constexpr unsigned int BURN = 48 * Ops::W + 512;
+  static constexpr unsigned int BURN = 48 * Ops::BYTES + 512;
 };
 
 /* The GFNI kernel.  */

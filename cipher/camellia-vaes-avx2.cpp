@@ -7,16 +7,18 @@
  * Camellia: RFC 3713; S-box decomposition in camellia-internal.h.
  */
 #include <config.h>
+#include "simd-x86.h"
+#include "vec-clear-x86.h"
 #include "camellia-gfni.h"
 #include "cipher-batch-modes.h"
 
-typedef camellia_simd<vaes_vec256, aesni_sbox_layer<vaes_vec256> > cam256;
-typedef camellia_simd<aesni_vec128, aesni_sbox_layer<aesni_vec128> > cam128;
+typedef camellia_simd<simd_x86::Y2, aesni_sbox_layer<simd_x86::Y2> > cam256;
+typedef camellia_simd<simd_x86::X1, aesni_sbox_layer<simd_x86::X1> > cam128;
 static_assert (cam256::N == CAMELLIA_AESNI_AVX2_LANES);
 
 void
 _gcry_camellia_vaes_avx2_fill (cipher_bulk_ops *bulk, CAMELLIA_context *ctx)
 {
-  typedef batch_modes<gfni_vec_clear_ymm, cam256, cam128> modes;
+  typedef batch_modes<vec_clear_ymm, cam256, cam128> modes;
   modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
 }

@@ -27,17 +27,18 @@
  * register, AESENCLAST is constant time; no memory index depends on the
  * data.
  *
- * The AES-NI policy needs, beyond gfni-vec-x86.h's operations, those
- * of the aesni_vec* structs below (defined when the file is compiled
- * with -maes; aesni_vec256 with AES-NI on each 128-bit half, vaes_vec256
- * with VAES on the whole ymm register).  Intrinsics: included only by
- * ISA files (camellia-, sm4- and aria- gfni-*.cpp, aesni-*.cpp and
- * vaes-avx2.cpp), each compiled with its ISA's flags.
+ * Ops: simd-x86.h's vector traits (their byte operations; the AES-NI
+ * policy also key, zero, enclast and declast): X1 (xmm, AES-NI), Y2
+ * (ymm; VAES on the whole register), Z4 (zmm, GFNI only), or aesni_y2
+ * below (ymm with AES-NI on each 128-bit half, for CPUs without VAES).
+ * Intrinsics: included only by ISA files (camellia-, sm4- and aria-
+ * gfni-*.cpp, aesni-*.cpp and vaes-avx2.cpp), each compiled with its
+ * ISA's flags.
  */
 #ifndef GCIPHER_SBOX_LAYER_X86_H
 #define GCIPHER_SBOX_LAYER_X86_H
 
-#include "gfni-vec-x86.h"
+#include "simd-x86.h"
 #include "gf256-aesni.h"
 
 #define SBOX_LAYER_INLINE inline __attribute__ ((always_inline))
@@ -65,7 +66,7 @@ alignas (16) inline constexpr uint8_t aesni_shift_rows[16] = {
 template <class Ops>
 struct gfni_sbox_layer
 {
-  typedef typename Ops::V V;
+  typedef typename Ops::T V;
 
   template <const gf256ct::affine_inv_sbox &D>
   static SBOX_LAYER_INLINE V
@@ -94,14 +95,15 @@ struct gfni_sbox_layer
 template <class Ops>
 struct aesni_sbox_layer
 {
-  typedef typename Ops::V V;
+  typedef typename Ops::T V;
 
-  /* LO[x & 15] ^ HI[x >> 4] for every byte x of X.  */
+  /* LO[x & 15] ^ HI[x >> 4] for every byte x of X (Ops::key: the 16
+   * aligned bytes of a table in every lane).  */
   static SBOX_LAYER_INLINE V
   nibble_map (V x, const uint8_t *lo, const uint8_t *hi)
   {
-    return Ops::shuffle8 (Ops::bcast128 (lo), Ops::nib_lo (x))
-           ^ Ops::shuffle8 (Ops::bcast128 (hi), Ops::nib_hi (x));
+    return Ops::shuffle8 (Ops::key (lo), Ops::nib_lo (x))
+           ^ Ops::shuffle8 (Ops::key (hi), Ops::nib_hi (x));
   }
 
   template <const gf256ct::affine_inv_sbox &D>
@@ -110,8 +112,8 @@ struct aesni_sbox_layer
   {
     constexpr const gf256ct::aesni_sbox &s = gf256ct::aesni_operands<D>;
     V y = nibble_map (x, s.pre_lo, s.pre_hi);
-    y = Ops::shuffle8 (y, Ops::bcast128 (gf256ct::aesni_inv_shift_rows));
-    y = Ops::aesenclast_zero (y);
+    y = Ops::shuffle8 (y, Ops::key (gf256ct::aesni_inv_shift_rows));
+    y = Ops::enclast (y, Ops::zero ());
     return nibble_map (y, s.post_lo, s.post_hi);
   }
 
@@ -124,13 +126,14 @@ struct aesni_sbox_layer
     constexpr const gf256ct::aesni_sbox &s = gf256ct::aesni_operands<D>;
     if constexpr (FWD)
       {
-        const V y = Ops::aesenclast_zero (nibble_map (x, s.pre_lo, s.pre_hi));
+        const V y = Ops::enclast (nibble_map (x, s.pre_lo, s.pre_hi),
+                                  Ops::zero ());
         return nibble_map (y, s.post_lo, s.post_hi);
       }
     else
       {
-        const V y = Ops::aesdeclast_zero (nibble_map (x, s.dpre_lo,
-                                                      s.dpre_hi));
+        const V y = Ops::declast (nibble_map (x, s.dpre_lo, s.dpre_hi),
+                                  Ops::zero ());
         return nibble_map (y, s.dpost_lo, s.dpost_hi);
       }
   }
@@ -140,65 +143,45 @@ struct aesni_sbox_layer
   static SBOX_LAYER_INLINE V
   move (V x)
   {
-    return Ops::shuffle8 (x, Ops::bcast128 (FWD ? gf256ct::aesni_shift_rows
-                                            : gf256ct::aesni_inv_shift_rows));
+    return Ops::shuffle8 (x, Ops::key (FWD ? gf256ct::aesni_shift_rows
+                                       : gf256ct::aesni_inv_shift_rows));
   }
-};
-
-#ifdef __AES__
-/* gfni_vec128 plus what aesni_sbox_layer needs (the GFNI operations are
- * templates, never instantiated without -mgfni).  */
-struct aesni_vec128 : gfni_vec128
-{
-  GFNI_VEC_INLINE V bcast128 (const uint8_t *p)
-  { return _mm_load_si128 ((const V *) p); }
-  GFNI_VEC_INLINE V nib_lo (V x) { return x & _mm_set1_epi8 (0x0f); }
-  GFNI_VEC_INLINE V nib_hi (V x)
-  { return _mm_srli_epi16 (x, 4) & _mm_set1_epi8 (0x0f); }
-  GFNI_VEC_INLINE V aesenclast_zero (V x)
-  { return _mm_aesenclast_si128 (x, _mm_setzero_si128 ()); }
-  GFNI_VEC_INLINE V aesdeclast_zero (V x)
-  { return _mm_aesdeclast_si128 (x, _mm_setzero_si128 ()); }
 };
 
 #ifdef __AVX2__
-/* ymm with AES-NI on each 128-bit half (no VAES).  */
-struct aesni_vec256 : gfni_vec256
+namespace {
+
+/* simd_x86::Y2 with AES-NI on each 128-bit half instead of VAES: the
+ * last-round forms, which aesni_sbox_layer uses (with a zero key).  */
+struct aesni_y2 : simd_x86::Y2
 {
-  GFNI_VEC_INLINE V bcast128 (const uint8_t *p)
-  { return _mm256_broadcastsi128_si256 (_mm_load_si128 ((const __m128i *) p)); }
-  GFNI_VEC_INLINE V nib_lo (V x) { return x & _mm256_set1_epi8 (0x0f); }
-  GFNI_VEC_INLINE V nib_hi (V x)
-  { return _mm256_srli_epi16 (x, 4) & _mm256_set1_epi8 (0x0f); }
-  GFNI_VEC_INLINE V aesenclast_zero (V x)
+  /* Half H of the round key K by element access, which folds the
+   * S-box layer's zero key to a constant before register allocation
+   * (the cast and extract intrinsics would not).  */
+  static SBOX_LAYER_INLINE __m128i key_half (T k, int h)
   {
-    const __m128i z = _mm_setzero_si128 ();
-    const __m128i lo = _mm_aesenclast_si128 (_mm256_castsi256_si128 (x), z);
-    const __m128i hi = _mm_aesenclast_si128 (_mm256_extracti128_si256 (x, 1),
-                                             z);
+    const __v4di q = (__v4di) k;
+    return (__m128i){ q[2 * h], q[2 * h + 1] };
+  }
+  static SBOX_LAYER_INLINE T enclast (T a, T k)
+  {
+    const __m128i lo = _mm_aesenclast_si128 (_mm256_castsi256_si128 (a),
+                                             key_half (k, 0));
+    const __m128i hi = _mm_aesenclast_si128 (_mm256_extracti128_si256 (a, 1),
+                                             key_half (k, 1));
     return _mm256_inserti128_si256 (_mm256_castsi128_si256 (lo), hi, 1);
   }
-  GFNI_VEC_INLINE V aesdeclast_zero (V x)
+  static SBOX_LAYER_INLINE T declast (T a, T k)
   {
-    const __m128i z = _mm_setzero_si128 ();
-    const __m128i lo = _mm_aesdeclast_si128 (_mm256_castsi256_si128 (x), z);
-    const __m128i hi = _mm_aesdeclast_si128 (_mm256_extracti128_si256 (x, 1),
-                                             z);
+    const __m128i lo = _mm_aesdeclast_si128 (_mm256_castsi256_si128 (a),
+                                             key_half (k, 0));
+    const __m128i hi = _mm_aesdeclast_si128 (_mm256_extracti128_si256 (a, 1),
+                                             key_half (k, 1));
     return _mm256_inserti128_si256 (_mm256_castsi128_si256 (lo), hi, 1);
   }
 };
 
-#ifdef __VAES__
-/* ymm with VAES (VEX-encoded VAESENCLAST on both halves at once).  */
-struct vaes_vec256 : aesni_vec256
-{
-  GFNI_VEC_INLINE V aesenclast_zero (V x)
-  { return _mm256_aesenclast_epi128 (x, _mm256_setzero_si256 ()); }
-  GFNI_VEC_INLINE V aesdeclast_zero (V x)
-  { return _mm256_aesdeclast_epi128 (x, _mm256_setzero_si256 ()); }
-};
-#endif
-#endif
+} // namespace
 #endif
 
 #endif /* GCIPHER_SBOX_LAYER_X86_H */

@@ -4,18 +4,27 @@
  * X1 (xmm, 1 block per register), Y2 (ymm, 2) and Z4 (zmm, 4) give the
  * same operations on W 16-byte lanes, so one kernel serves every width:
  * the VAES AES kernels (rijndael-vaes-kernels.h), the VPCLMULQDQ
- * POLYVAL kernel (cipher-gcm-siv-vpclmul-kernel.h) and the stitched GCM
+ * POLYVAL kernel (cipher-gcm-siv-vpclmul-kernel.h), the stitched GCM
  * kernel (cipher-gcm-intel-vaes-kernel.h, whose traits add their own
- * asm primitives to Y2 and Z4) and ChaCha20's row kernel
- * (chacha20-rows.h: one block per lane).  Include only from
+ * asm primitives to Y2 and Z4), ChaCha20's row kernel (chacha20-rows.h:
+ * one block per lane) and, through the byte operations at the end of
+ * each struct, the byte- and word-sliced Camellia, SM4 and ARIA kernels
+ * (camellia-gfni.h, sm4-gfni.h, aria-gfni.h, with sbox-layer-x86.h's
+ * S-box layers).  Include only from
  * files built for the ISA the traits use: Y2 exists where __AVX2__ is
- * defined, Z4 where __AVX512F__ is; X1 uses AES-NI, PCLMULQDQ and AVX2
- * forms.  Everything has internal linkage (anonymous namespace): each
- * including file gets its own copy built with its own flags.
+ * defined, Z4 where __AVX512F__ is (its byte operations where
+ * __AVX512BW__ is); X1 uses AES-NI, PCLMULQDQ and AVX2 forms.  An
+ * operation a file never calls is never compiled for it, so files built
+ * with less (camellia-aesni-avx.cpp: AES-NI and AVX) include the traits
+ * too; the GFNI operations are templates, for the files built without
+ * -mgfni (sbox-layer-x86.h's AES-NI layer).  Everything has
+ * internal linkage (anonymous namespace): each including file gets its
+ * own copy built with its own flags.
  */
 #ifndef GCIPHER_SIMD_X86_H
 #define GCIPHER_SIMD_X86_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <immintrin.h>
 
@@ -26,11 +35,11 @@ namespace simd_x86 {
 
 /* ---- Vector traits --------------------------------------------------
  * T: the register type; W: 16-byte blocks (128-bit lanes) per register.
- * load/store: unaligned W blocks; key: round key broadcast to every lane
- * from 16 aligned bytes; bcast: a block (xmm) to every lane; lane0: lane
- * 0 as a block; fold: xor of all lanes; shift_in (CUR, PREV): lanes
- * [PREV, CUR_0 .. CUR_{W-2}]; last_lane (B): B in lane W-1, zero
- * elsewhere; set (P): lane l = P[l]; lt64u (A, B): all-ones in each
+ * load/store: unaligned W blocks; key: 16 aligned bytes (a round key, a
+ * PSHUFB table) broadcast to every lane; bcast: a block (xmm) to every
+ * lane; lane0: lane 0 as a block; fold: xor of all lanes; shift_in (CUR,
+ * PREV): lanes [PREV, CUR_0 .. CUR_{W-2}]; last_lane (B): B in lane W-1,
+ * zero elsewhere; set (P): lane l = P[l]; lt64u (A, B): all-ones in each
  * 64-bit element where A < B unsigned; bslli8: each lane shifted up by 8
  * bytes (its low qword to its high one); clmul01: per lane, high qword
  * of A times low qword of B, carry-less; add32 / add64: per 32-bit /
@@ -40,12 +49,28 @@ namespace simd_x86 {
  * clmul11: per lane, the low (high) qwords of A and B multiplied,
  * carry-less; swap64: each lane's two qwords swapped; shuffle32<IMM>:
  * PSHUFD with IMM in every lane; bsrli8: each lane shifted down by 8
- * bytes; reversed: the lanes in reverse order.  */
+ * bytes; reversed: the lanes in reverse order.
+ *
+ * Byte operations (the byte- and word-sliced kernels camellia-gfni.h,
+ * sm4-gfni.h, aria-gfni.h and sbox-layer-x86.h; a section at the end of
+ * each struct): BYTES: bytes per register (16 W); unpacklo8 / unpackhi8,
+ * unpacklo32 / unpackhi32, unpacklo64 / unpackhi64: per lane, the low
+ * (high) halves of A and B interleaved by byte, 32-bit word or qword
+ * (PUNPCKL* / PUNPCKH*); shuffle8 (A, IDX): per lane, byte i = A's byte
+ * IDX[i] (PSHUFB); set1_8 / set1_32 / bcast64: a byte, a 32-bit word or a
+ * qword in every element; perm32 (A, IDX): byte i of every 32-bit word =
+ * that word's byte (IDX >> 8i) & 255, one of 0..3 (perm32_idx builds
+ * IDX); shl1 / shr7: each byte shifted left by 1 (right by 7); shlr32<R>:
+ * each 32-bit word rotated left by R; nib_lo / nib_hi: each byte's low
+ * (high) nibble; affine<C> / affineinv<C> (X, A): GF2P8AFFINEQB /
+ * GF2P8AFFINEINVQB with the matrices A and the constant C.  The in-lane
+ * 16x16 byte transpose byte_transpose16<VT> follows the structs.  */
 
 struct X1
 {
   typedef __m128i T;
   static constexpr int W = 1;
+  static constexpr size_t BYTES = 16 * W;
   static SIMD_INLINE T load (const void *p)
   { return _mm_loadu_si128 ((const __m128i *)p); }
   static SIMD_INLINE void store (void *p, T v)
@@ -104,6 +129,47 @@ struct X1
   { return _mm_shuffle_epi32 (a, IMM); }
   static SIMD_INLINE T bsrli8 (T a) { return _mm_srli_si128 (a, 8); }
   static SIMD_INLINE T reversed (T v) { return v; }
+
+  /* -- Byte operations (camellia-gfni.h, sm4-gfni.h, aria-gfni.h).  */
+  static SIMD_INLINE T unpacklo8 (T a, T b)
+  { return _mm_unpacklo_epi8 (a, b); }
+  static SIMD_INLINE T unpackhi8 (T a, T b)
+  { return _mm_unpackhi_epi8 (a, b); }
+  static SIMD_INLINE T unpacklo32 (T a, T b)
+  { return _mm_unpacklo_epi32 (a, b); }
+  static SIMD_INLINE T unpackhi32 (T a, T b)
+  { return _mm_unpackhi_epi32 (a, b); }
+  static SIMD_INLINE T unpacklo64 (T a, T b)
+  { return _mm_unpacklo_epi64 (a, b); }
+  static SIMD_INLINE T unpackhi64 (T a, T b)
+  { return _mm_unpackhi_epi64 (a, b); }
+  static SIMD_INLINE T shuffle8 (T a, T idx)
+  { return _mm_shuffle_epi8 (a, idx); }
+  static SIMD_INLINE T set1_8 (char c) { return _mm_set1_epi8 (c); }
+  static SIMD_INLINE T set1_32 (uint32_t w)
+  { return _mm_set1_epi32 ((int) w); }
+  static SIMD_INLINE T bcast64 (uint64_t q)
+  { return _mm_set1_epi64x ((long long) q); }
+  static SIMD_INLINE T perm32 (T a, int idx)
+  {
+    return _mm_shuffle_epi8 (a, _mm_add_epi8 (_mm_set1_epi32 (idx),
+                                              _mm_setr_epi8 (0, 0, 0, 0, 4, 4,
+                                                             4, 4, 8, 8, 8, 8,
+                                                             12, 12, 12,
+                                                             12)));
+  }
+  static SIMD_INLINE T shl1 (T a) { return _mm_add_epi8 (a, a); }
+  static SIMD_INLINE T shr7 (T a)
+  { return _mm_srli_epi16 (a, 7) & _mm_set1_epi8 (1); }
+  template <int R> static SIMD_INLINE T shlr32 (T a)
+  { return _mm_slli_epi32 (a, R) | _mm_srli_epi32 (a, 32 - R); }
+  static SIMD_INLINE T nib_lo (T x) { return x & _mm_set1_epi8 (0x0f); }
+  static SIMD_INLINE T nib_hi (T x)
+  { return _mm_srli_epi16 (x, 4) & _mm_set1_epi8 (0x0f); }
+  template <uint8_t C> static SIMD_INLINE T affine (T x, T a)
+  { return _mm_gf2p8affine_epi64_epi8 (x, a, C); }
+  template <uint8_t C> static SIMD_INLINE T affineinv (T x, T a)
+  { return _mm_gf2p8affineinv_epi64_epi8 (x, a, C); }
 };
 
 #ifdef __AVX2__
@@ -111,6 +177,7 @@ struct Y2
 {
   typedef __m256i T;
   static constexpr int W = 2;
+  static constexpr size_t BYTES = 16 * W;
   static SIMD_INLINE T load (const void *p)
   { return _mm256_loadu_si256 ((const __m256i *)p); }
   static SIMD_INLINE void store (void *p, T v)
@@ -180,6 +247,46 @@ struct Y2
   static SIMD_INLINE T bsrli8 (T a) { return _mm256_bsrli_epi128 (a, 8); }
   static SIMD_INLINE T reversed (T v)
   { return _mm256_permute4x64_epi64 (v, 0x4e); }
+
+  /* -- Byte operations (camellia-gfni.h, sm4-gfni.h, aria-gfni.h).  */
+  static SIMD_INLINE T unpacklo8 (T a, T b)
+  { return _mm256_unpacklo_epi8 (a, b); }
+  static SIMD_INLINE T unpackhi8 (T a, T b)
+  { return _mm256_unpackhi_epi8 (a, b); }
+  static SIMD_INLINE T unpacklo32 (T a, T b)
+  { return _mm256_unpacklo_epi32 (a, b); }
+  static SIMD_INLINE T unpackhi32 (T a, T b)
+  { return _mm256_unpackhi_epi32 (a, b); }
+  static SIMD_INLINE T unpacklo64 (T a, T b)
+  { return _mm256_unpacklo_epi64 (a, b); }
+  static SIMD_INLINE T unpackhi64 (T a, T b)
+  { return _mm256_unpackhi_epi64 (a, b); }
+  static SIMD_INLINE T shuffle8 (T a, T idx)
+  { return _mm256_shuffle_epi8 (a, idx); }
+  static SIMD_INLINE T set1_8 (char c) { return _mm256_set1_epi8 (c); }
+  static SIMD_INLINE T set1_32 (uint32_t w)
+  { return _mm256_set1_epi32 ((int) w); }
+  static SIMD_INLINE T bcast64 (uint64_t q)
+  { return _mm256_set1_epi64x ((long long) q); }
+  static SIMD_INLINE T perm32 (T a, int idx)
+  {
+    const __m128i off = _mm_setr_epi8 (0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8,
+                                       12, 12, 12, 12);
+    const __m128i i = _mm_add_epi8 (_mm_set1_epi32 (idx), off);
+    return _mm256_shuffle_epi8 (a, _mm256_setr_m128i (i, i));
+  }
+  static SIMD_INLINE T shl1 (T a) { return _mm256_add_epi8 (a, a); }
+  static SIMD_INLINE T shr7 (T a)
+  { return _mm256_srli_epi16 (a, 7) & _mm256_set1_epi8 (1); }
+  template <int R> static SIMD_INLINE T shlr32 (T a)
+  { return _mm256_slli_epi32 (a, R) | _mm256_srli_epi32 (a, 32 - R); }
+  static SIMD_INLINE T nib_lo (T x) { return x & _mm256_set1_epi8 (0x0f); }
+  static SIMD_INLINE T nib_hi (T x)
+  { return _mm256_srli_epi16 (x, 4) & _mm256_set1_epi8 (0x0f); }
+  template <uint8_t C> static SIMD_INLINE T affine (T x, T a)
+  { return _mm256_gf2p8affine_epi64_epi8 (x, a, C); }
+  template <uint8_t C> static SIMD_INLINE T affineinv (T x, T a)
+  { return _mm256_gf2p8affineinv_epi64_epi8 (x, a, C); }
 };
 #endif
 
@@ -188,6 +295,7 @@ struct Z4
 {
   typedef __m512i T;
   static constexpr int W = 4;
+  static constexpr size_t BYTES = 16 * W;
   static SIMD_INLINE T load (const void *p)
   { return _mm512_loadu_si512 (p); }
   static SIMD_INLINE void store (void *p, T v) { _mm512_storeu_si512 (p, v); }
@@ -269,8 +377,87 @@ struct Z4
   static SIMD_INLINE T bsrli8 (T a) { return _mm512_bsrli_epi128 (a, 8); }
   static SIMD_INLINE T reversed (T v)
   { return _mm512_maskz_shuffle_i64x2 ((__mmask8)0xff, v, v, 0x1b); }
+
+#ifdef __AVX512BW__
+  /* -- Byte operations (camellia-gfni.h, sm4-gfni.h, aria-gfni.h); the
+   * byte forms need AVX-512 BW, so all of them come with it.  */
+  static SIMD_INLINE T unpacklo8 (T a, T b)
+  { return _mm512_unpacklo_epi8 (a, b); }
+  static SIMD_INLINE T unpackhi8 (T a, T b)
+  { return _mm512_unpackhi_epi8 (a, b); }
+  static SIMD_INLINE T unpacklo32 (T a, T b)
+  { return _mm512_unpacklo_epi32 (a, b); }
+  static SIMD_INLINE T unpackhi32 (T a, T b)
+  { return _mm512_unpackhi_epi32 (a, b); }
+  static SIMD_INLINE T unpacklo64 (T a, T b)
+  { return _mm512_unpacklo_epi64 (a, b); }
+  static SIMD_INLINE T unpackhi64 (T a, T b)
+  { return _mm512_unpackhi_epi64 (a, b); }
+  static SIMD_INLINE T shuffle8 (T a, T idx)
+  { return _mm512_shuffle_epi8 (a, idx); }
+  static SIMD_INLINE T set1_8 (char c) { return _mm512_set1_epi8 (c); }
+  static SIMD_INLINE T set1_32 (uint32_t w)
+  { return _mm512_set1_epi32 ((int) w); }
+  static SIMD_INLINE T bcast64 (uint64_t q)
+  { return _mm512_set1_epi64 ((long long) q); }
+  static SIMD_INLINE T perm32 (T a, int idx)
+  {
+    const T off = _mm512_set4_epi32 (0x0c0c0c0c, 0x08080808, 0x04040404, 0);
+    return _mm512_shuffle_epi8 (a, _mm512_add_epi8 (_mm512_set1_epi32 (idx),
+                                                    off));
+  }
+  static SIMD_INLINE T shl1 (T a) { return _mm512_add_epi8 (a, a); }
+  static SIMD_INLINE T shr7 (T a)
+  { return _mm512_srli_epi16 (a, 7) & _mm512_set1_epi8 (1); }
+  /* VPROLD.  */
+  template <int R> static SIMD_INLINE T shlr32 (T a)
+  { return _mm512_rol_epi32 (a, R); }
+  static SIMD_INLINE T nib_lo (T x) { return x & _mm512_set1_epi8 (0x0f); }
+  static SIMD_INLINE T nib_hi (T x)
+  { return _mm512_srli_epi16 (x, 4) & _mm512_set1_epi8 (0x0f); }
+  template <uint8_t C> static SIMD_INLINE T affine (T x, T a)
+  { return _mm512_gf2p8affine_epi64_epi8 (x, a, C); }
+  template <uint8_t C> static SIMD_INLINE T affineinv (T x, T a)
+  { return _mm512_gf2p8affineinv_epi64_epi8 (x, a, C); }
+#endif
 };
 #endif
+
+/* ---- Helpers over the traits ----------------------------------------- */
+
+/* The perm32 index (byte operations above) that puts byte Bi of each
+ * 32-bit word (0 = least significant) into its byte i.  */
+constexpr int
+perm32_idx (unsigned b0, unsigned b1, unsigned b2, unsigned b3)
+{
+  return (int) (b0 | (b1 << 8) | (b2 << 16) | (b3 << 24));
+}
+
+/* The in-lane 16x16 byte transpose of X[0..15] (register r, byte b of
+ * every 16-byte lane): byte b of register r goes to byte r of register
+ * b.  Each pass of byte unpacks rotates the four index bits of register
+ * and of byte (r3..r0, b3..b0) left by one, so four passes transpose and
+ * the transpose is an involution.  VT: X1, Y2, Z4 (with AVX-512 BW), or
+ * a struct derived from one (camellia-gfni.h, aria-gfni.h).  */
+template <class VT>
+SIMD_INLINE void
+byte_transpose16 (typename VT::T (&x)[16])
+{
+#pragma GCC unroll 16
+  for (int pass = 0; pass < 4; pass++)
+    {
+      typename VT::T y[16];
+#pragma GCC unroll 16
+      for (int i = 0; i < 8; i++)
+        {
+          y[2 * i] = VT::unpacklo8 (x[i], x[i + 8]);
+          y[2 * i + 1] = VT::unpackhi8 (x[i], x[i + 8]);
+        }
+#pragma GCC unroll 16
+      for (int i = 0; i < 16; i++)
+        x[i] = y[i];
+    }
+}
 
 } // namespace simd_x86
 } // namespace

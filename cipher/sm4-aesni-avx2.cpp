@@ -10,19 +10,20 @@
  * SM4: GB/T 32907-2016; S-box decomposition in sm4-internal.h.
  */
 #include <config.h>
+#include "simd-x86.h"
+#include "vec-clear-x86.h"
 #include "sm4-gfni.h"
 #include "cipher-batch-modes.h"
 
-typedef sm4_simd<aesni_vec256, 4, aesni_sbox_layer<aesni_vec256> > sm4_32;
-typedef sm4_simd<aesni_vec256, 2, aesni_sbox_layer<aesni_vec256> > sm4_16;
-typedef sm4_simd<aesni_vec128, 2, aesni_sbox_layer<aesni_vec128> > sm4_8;
-typedef sm4_simd<aesni_vec128, 1, aesni_sbox_layer<aesni_vec128> > sm4_4;
+typedef sm4_simd<aesni_y2, 4, aesni_sbox_layer<aesni_y2> > sm4_32;
+typedef sm4_simd<aesni_y2, 2, aesni_sbox_layer<aesni_y2> > sm4_16;
+typedef sm4_simd<simd_x86::X1, 2, aesni_sbox_layer<simd_x86::X1> > sm4_8;
+typedef sm4_simd<simd_x86::X1, 1, aesni_sbox_layer<simd_x86::X1> > sm4_4;
 static_assert (sm4_32::N == SM4_AESNI_AVX2_LANES);
 
 void
 _gcry_sm4_aesni_avx2_fill (cipher_bulk_ops *bulk, SM4_context *ctx)
 {
-  typedef batch_modes<gfni_vec_clear_ymm, sm4_32, sm4_16, sm4_8, sm4_4>
-    modes;
+  typedef batch_modes<vec_clear_ymm, sm4_32, sm4_16, sm4_8, sm4_4> modes;
   modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
 }

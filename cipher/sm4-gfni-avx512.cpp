@@ -12,17 +12,18 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 
-#include "gfni-vec-x86.h"
+#include "simd-x86.h"
+#include "vec-clear-x86.h"
 #include "sm4-gfni.h"
 #include "cipher-batch-modes.h"
 
-static_assert (sm4_gfni<gfni_vec512, 4>::N == SM4_GFNI_AVX512_LANES);
+static_assert (sm4_gfni<simd_x86::Z4, 4>::N == SM4_GFNI_AVX512_LANES);
 
 void
 _gcry_sm4_gfni_avx512_fill (cipher_bulk_ops *bulk, SM4_context *ctx)
 {
-  typedef batch_modes<vec_clear_zmm, sm4_gfni<gfni_vec512, 4>,
-              sm4_gfni<gfni_vec256, 2>,
-              sm4_gfni<gfni_vec128, 1> > modes;
+  typedef batch_modes<vec_clear_zmm, sm4_gfni<simd_x86::Z4, 4>,
+              sm4_gfni<simd_x86::Y2, 2>,
+              sm4_gfni<simd_x86::X1, 1> > modes;
   modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
 }

@@ -1,12 +1,12 @@
 /* sm4-gfni.h - the word-sliced SM4 SIMD kernel, one template over the
- * register width (Ops: gfni-vec-x86.h's xmm, ymm or zmm operations), the
- * number SETS of independent register groups and the S-box layer (SB:
- * sbox-layer-x86.h's GFNI or AES-NI policy).  Included only by the ISA
- * files sm4-gfni-avx2.cpp, sm4-gfni-avx512.cpp and sm4-aesni-*.cpp,
- * which are compiled with those ISAs' flags and chain the widths
- * (cipher-batch-modes.h).
+ * register width (Ops: simd-x86.h's vector traits X1, Y2 or Z4, or
+ * sbox-layer-x86.h's aesni_y2), the number SETS of independent register
+ * groups and the S-box layer (SB: sbox-layer-x86.h's GFNI or AES-NI
+ * policy).  Included only by the ISA files sm4-gfni-avx2.cpp,
+ * sm4-gfni-avx512.cpp and sm4-aesni-*.cpp, which are compiled with those
+ * ISAs' flags and chain the widths (cipher-batch-modes.h).
  *
- * Layout: word-sliced.  Four registers hold W/16 blocks each; after the
+ * Layout: word-sliced.  Four registers hold Ops::W blocks each; after the
  * big-endian word loads (GB/T 32907-2016 5: the block is four 32-bit
  * words, most significant byte first) and an in-lane 4x4 transpose of
  * 32-bit words, register j holds word X_j of those blocks.  SETS such
@@ -34,12 +34,12 @@
 template <class Ops, int SETS_, class SB>
 struct sm4_simd
 {
-  typedef typename Ops::V V;
+  typedef typename Ops::T V;
   static constexpr int SETS = SETS_;
-  static constexpr size_t N = SETS * 4 * (Ops::W / 16);  /* Blocks.  */
+  static constexpr size_t N = SETS * 4 * Ops::W;  /* Blocks.  */
   /* Frame of crypt_blocks: the state (spilled where registers run
    * out) and temporaries.  */
-  static constexpr unsigned int BURN = 24 * SETS * Ops::W + 512;
+  static constexpr unsigned int BURN = 24 * SETS * Ops::BYTES + 512;
 
   /* In-lane 4x4 transpose of 32-bit words (an involution).  */
   static SM4_GFNI_INLINE void
@@ -56,7 +56,7 @@ struct sm4_simd
   static SM4_GFNI_INLINE V
   bswap32 (V a)
   {
-    return Ops::perm32 (a, GFNI_PERM32_IDX (3, 2, 1, 0));
+    return Ops::perm32 (a, simd_x86::perm32_idx (3, 2, 1, 0));
   }
 
   template <int R>
@@ -64,11 +64,11 @@ struct sm4_simd
   rol (V a)
   {
     if constexpr (R == 8)
-      return Ops::perm32 (a, GFNI_PERM32_IDX (3, 0, 1, 2));
+      return Ops::perm32 (a, simd_x86::perm32_idx (3, 0, 1, 2));
     else if constexpr (R == 16)
-      return Ops::perm32 (a, GFNI_PERM32_IDX (2, 3, 0, 1));
+      return Ops::perm32 (a, simd_x86::perm32_idx (2, 3, 0, 1));
     else if constexpr (R == 24)
-      return Ops::perm32 (a, GFNI_PERM32_IDX (1, 2, 3, 0));
+      return Ops::perm32 (a, simd_x86::perm32_idx (1, 2, 3, 0));
     else
       return Ops::template shlr32<R> (a);
   }
@@ -96,7 +96,7 @@ struct sm4_simd
       {
 #pragma GCC unroll 16
         for (int j = 0; j < 4; j++)
-          x[s][j] = bswap32 (Ops::load (in + Ops::W * (4 * s + j)));
+          x[s][j] = bswap32 (Ops::load (in + Ops::BYTES * (4 * s + j)));
         transpose (x[s][0], x[s][1], x[s][2], x[s][3]);
       }
     for (int i = 0; i < 32; i += 4)
@@ -117,10 +117,10 @@ struct sm4_simd
       {
         V y0 = x[s][3], y1 = x[s][2], y2 = x[s][1], y3 = x[s][0];
         transpose (y0, y1, y2, y3);
-        Ops::store (out + Ops::W * (4 * s), bswap32 (y0));
-        Ops::store (out + Ops::W * (4 * s + 1), bswap32 (y1));
-        Ops::store (out + Ops::W * (4 * s + 2), bswap32 (y2));
-        Ops::store (out + Ops::W * (4 * s + 3), bswap32 (y3));
+        Ops::store (out + Ops::BYTES * (4 * s), bswap32 (y0));
+        Ops::store (out + Ops::BYTES * (4 * s + 1), bswap32 (y1));
+        Ops::store (out + Ops::BYTES * (4 * s + 2), bswap32 (y2));
+        Ops::store (out + Ops::BYTES * (4 * s + 3), bswap32 (y3));
       }
   }
 };

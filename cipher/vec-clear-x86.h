@@ -1,15 +1,24 @@
-/* vec-clear-x86.h - zero every vector register after AVX-512 code.
+/* vec-clear-x86.h - zero every vector register after AVX or AVX-512
+ * code.
  *
  * Kernels keep keys, keystream and hash state in vector registers; none
  * may survive the call that used them (the wiped-secrets rule,
- * ARCHITECTURE.md).  VZEROALL zeroes ymm0-15 and, on a CPU with
- * AVX-512, the whole of zmm0-15 (Intel SDM vol. 2, VZEROALL); zmm16-31
- * exist on x86-64 only and are zeroed by hand.  Inline assembly only (no
- * intrinsics), so any x86 ISA file may include it; run it only where
- * AVX-512 is present.
+ * ARCHITECTURE.md).  VZEROALL zeroes ymm0-15 (ymm0-7 on i386) and, on a
+ * CPU with AVX-512, the whole of zmm0-15 (Intel SDM vol. 2, VZEROALL):
+ * vec_clear_ymm, for code without AVX-512 registers.  zmm16-31 exist on
+ * x86-64 only and vec_clear_zmm zeroes them by hand too.  Inline
+ * assembly only (no intrinsics), so any x86 ISA file may include it; run
+ * vec_clear_ymm only where AVX is present, vec_clear_zmm only where
+ * AVX-512 is.
  */
 #ifndef GCIPHER_VEC_CLEAR_X86_H
 #define GCIPHER_VEC_CLEAR_X86_H
+
+static inline __attribute__ ((always_inline)) void
+vec_clear_ymm (void)
+{
+  asm volatile ("vzeroall" ::: "memory");
+}
 
 static inline __attribute__ ((always_inline)) void
 vec_clear_zmm (void)
