@@ -17,6 +17,10 @@ typedef aria_simd<aesni_y2, aesni_sbox_layer<aesni_y2> > aria_y;
 typedef aria_simd<simd_x86::X1, aesni_sbox_layer<simd_x86::X1> > aria_x;
 static_assert (aria_y::N == ARIA_AESNI_AVX2_LANES);
 
+/* For aria-vaes-avx2.cpp, whose xmm kernels would be these.  */
+BATCH_KERNEL_EXPORT (_gcry_aria_aesni_avx2_blk16, aria_x)
+BATCH_KERNEL_EXPORT_ONE (_gcry_aria_aesni_avx2_blk1, aria_x)
+
 void
 _gcry_aria_aesni_avx2_fill (cipher_bulk_ops *bulk, ARIA_context *ctx)
 {

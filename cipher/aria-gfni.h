@@ -35,6 +35,7 @@
 #include <type_traits>
 #include "aria-internal.h"
 #include "sbox-layer-x86.h"
+#include "cipher-batch-modes.h"
 
 #define ARIA_SIMD_INLINE inline __attribute__ ((always_inline))
 
@@ -186,5 +187,16 @@ struct aria_simd
 
 template <class Ops>
 using aria_gfni = aria_simd<Ops, gfni_sbox_layer<Ops> >;
+
+/* aria-aesni-avx2.cpp's xmm AES-NI kernel (16 blocks and crypt_one),
+ * for aria-vaes-avx2.cpp to call instead of compiling a copy of its own
+ * (the same instructions; aria-internal.h, cipher-batch-modes.h's
+ * batch_called_one).  */
+typedef batch_called_one<aria_simd<simd_x86::X1,
+                                   aesni_sbox_layer<simd_x86::X1> >,
+                         _gcry_aria_aesni_avx2_blk16_enc,
+                         _gcry_aria_aesni_avx2_blk16_dec,
+                         _gcry_aria_aesni_avx2_blk1_enc,
+                         _gcry_aria_aesni_avx2_blk1_dec> aria_aesni_avx2_blk16;
 
 #endif /* GCIPHER_ARIA_GFNI_H */

@@ -331,4 +331,16 @@ void _gcry_aria_gfni_avx512_fill (cipher_bulk_ops *bulk, ARIA_context *ctx);
 void _gcry_aria_vaes_avx2_fill (cipher_bulk_ops *bulk, ARIA_context *ctx);
 void _gcry_aria_aesni_avx2_fill (cipher_bulk_ops *bulk, ARIA_context *ctx);
 
+/* aria-aesni-avx2.cpp's xmm kernels (16 blocks; one block), which
+ * aria-vaes-avx2.cpp calls instead of a copy of its own
+ * (cipher-batch-modes.h, batch_called_one).  */
+void _gcry_aria_aesni_avx2_blk16_enc (const void *ctx, unsigned char *out,
+                                      const unsigned char *in);
+void _gcry_aria_aesni_avx2_blk16_dec (const void *ctx, unsigned char *out,
+                                      const unsigned char *in);
+void _gcry_aria_aesni_avx2_blk1_enc (const void *ctx, unsigned char *out,
+                                     const unsigned char *in);
+void _gcry_aria_aesni_avx2_blk1_dec (const void *ctx, unsigned char *out,
+                                     const unsigned char *in);
+
 #endif /* GCIPHER_ARIA_INTERNAL_H */

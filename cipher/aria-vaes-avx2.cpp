@@ -12,7 +12,7 @@
 #include "cipher-batch-modes.h"
 
 typedef aria_simd<simd_x86::Y2, aesni_sbox_layer<simd_x86::Y2> > aria_y;
-typedef aria_simd<simd_x86::X1, aesni_sbox_layer<simd_x86::X1> > aria_x;
+typedef aria_aesni_avx2_blk16 aria_x;   /* aria-aesni-avx2.cpp's */
 static_assert (aria_y::N == ARIA_AESNI_AVX2_LANES);
 
 void

@@ -15,6 +15,10 @@
 typedef camellia_simd<simd_x86::X1, aesni_sbox_layer<simd_x86::X1> > cam128;
 static_assert (cam128::N == CAMELLIA_AESNI_AVX_LANES);
 
+/* For camellia-aesni-avx2.cpp and camellia-vaes-avx2.cpp, whose xmm
+ * kernel this is.  */
+BATCH_KERNEL_EXPORT (_gcry_camellia_aesni_avx_blk16, cam128)
+
 void
 _gcry_camellia_aesni_avx_fill (cipher_bulk_ops *bulk, CAMELLIA_context *ctx)
 {

@@ -14,7 +14,7 @@
 #include "cipher-batch-modes.h"
 
 typedef camellia_simd<aesni_y2, aesni_sbox_layer<aesni_y2> > cam256;
-typedef camellia_simd<simd_x86::X1, aesni_sbox_layer<simd_x86::X1> > cam128;
+typedef camellia_aesni_avx_blk16 cam128;   /* camellia-aesni-avx.cpp's */
 static_assert (cam256::N == CAMELLIA_AESNI_AVX2_LANES);
 
 void

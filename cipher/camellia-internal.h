@@ -177,4 +177,13 @@ void _gcry_camellia_aesni_avx2_fill (cipher_bulk_ops *bulk,
 void _gcry_camellia_aesni_avx_fill (cipher_bulk_ops *bulk,
                                     CAMELLIA_context *ctx);
 
+/* camellia-aesni-avx.cpp's xmm kernel (16 blocks), which
+ * camellia-aesni-avx2.cpp and camellia-vaes-avx2.cpp call instead of
+ * copies of their own
+ * (cipher-batch-modes.h, batch_called).  */
+void _gcry_camellia_aesni_avx_blk16_enc (const void *ctx, unsigned char *out,
+                                         const unsigned char *in);
+void _gcry_camellia_aesni_avx_blk16_dec (const void *ctx, unsigned char *out,
+                                         const unsigned char *in);
+
 #endif /* GCIPHER_CAMELLIA_INTERNAL_H */

@@ -42,6 +42,8 @@
  *                              aesni-avx2}.cpp (crypt_one)
  *   Twofish   twofish-simd.h   twofish-{avx512,gfni-avx512,avx2}.cpp
  *                              (crypt_one)
+ * (a higher ISA file calls a lower one's xmm kernel through
+ * batch_called where both would compile it to the same code).
  * AES and Serpent have mode drivers of their own.
  */
 #ifndef GCIPHER_CIPHER_BATCH_MODES_H
@@ -144,6 +146,62 @@ struct batch_chain<K, K2, Rest...>
                 unsigned char *pad)
   {
     next::template crypt_single<DECRYPT> (ctx, out, in, pad);
+  }
+};
+
+/* A kernel compiled in another ISA file and reached by a call.  The
+ * vector traits have internal linkage, so every file that instantiates a
+ * kernel template carries its own copy.  Where a lower ISA file compiles
+ * a kernel to the same instructions as a higher one would, or to code no
+ * slower (the xmm AES-NI kernels of the AVX2 and VAES files), the lower
+ * file exports it with
+ * BATCH_KERNEL_EXPORT (and BATCH_KERNEL_EXPORT_ONE for crypt_one) and
+ * the higher one chains batch_called<K, ENC, DEC> (batch_called_one<K,
+ * ENC, DEC, ENC1, DEC1>) in its place: K is the kernel type, for N and
+ * BURN only (naming it instantiates none of its functions).  The caller's
+ * path must imply the CPU features of the callee's file (its hwf bits a
+ * superset); the algorithm's internal header declares the exported
+ * functions.  A direct call to a hidden function: no PLT, and the
+ * exported function jumps to the kernel, so its frame is the kernel's
+ * (BURN unchanged).  */
+typedef void batch_kernel_fn (const void *ctx, unsigned char *out,
+                              const unsigned char *in);
+
+#define BATCH_KERNEL_EXPORT(NAME, K)                                    \
+  void NAME##_enc (const void *c, unsigned char *o, const unsigned char *i) \
+  { K::template crypt_blocks<false> (c, o, i); }                        \
+  void NAME##_dec (const void *c, unsigned char *o, const unsigned char *i) \
+  { K::template crypt_blocks<true> (c, o, i); }
+
+#define BATCH_KERNEL_EXPORT_ONE(NAME, K)                                \
+  void NAME##_enc (const void *c, unsigned char *o, const unsigned char *i) \
+  { K::template crypt_one<false> (c, o, i); }                           \
+  void NAME##_dec (const void *c, unsigned char *o, const unsigned char *i) \
+  { K::template crypt_one<true> (c, o, i); }
+
+template <class K, batch_kernel_fn *ENC, batch_kernel_fn *DEC>
+struct batch_called
+{
+  static constexpr size_t N = K::N;
+  static constexpr unsigned int BURN = K::BURN;
+
+  template <bool DECRYPT>
+  static BATCH_INLINE void
+  crypt_blocks (const void *ctx, unsigned char *out, const unsigned char *in)
+  {
+    (DECRYPT ? DEC : ENC) (ctx, out, in);
+  }
+};
+
+template <class K, batch_kernel_fn *ENC, batch_kernel_fn *DEC,
+          batch_kernel_fn *ENC1, batch_kernel_fn *DEC1>
+struct batch_called_one : batch_called<K, ENC, DEC>
+{
+  template <bool DECRYPT>
+  static BATCH_INLINE void
+  crypt_one (const void *ctx, unsigned char *out, const unsigned char *in)
+  {
+    (DECRYPT ? DEC1 : ENC1) (ctx, out, in);
   }
 };
 

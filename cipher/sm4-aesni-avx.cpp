@@ -18,6 +18,11 @@ typedef sm4_simd<simd_x86::X1, 2, aesni_sbox_layer<simd_x86::X1> > sm4_8;
 typedef sm4_simd<simd_x86::X1, 1, aesni_sbox_layer<simd_x86::X1> > sm4_4;
 static_assert (sm4_16::N == SM4_AESNI_AVX_LANES);
 
+/* For sm4-aesni-avx2.cpp and sm4-vaes-avx2.cpp, whose xmm kernels these
+ * are.  */
+BATCH_KERNEL_EXPORT (_gcry_sm4_aesni_avx_blk8, sm4_8)
+BATCH_KERNEL_EXPORT (_gcry_sm4_aesni_avx_blk4, sm4_4)
+
 void
 _gcry_sm4_aesni_avx_fill (cipher_bulk_ops *bulk, SM4_context *ctx)
 {

@@ -17,8 +17,8 @@
 
 typedef sm4_simd<aesni_y2, 4, aesni_sbox_layer<aesni_y2> > sm4_32;
 typedef sm4_simd<aesni_y2, 2, aesni_sbox_layer<aesni_y2> > sm4_16;
-typedef sm4_simd<simd_x86::X1, 2, aesni_sbox_layer<simd_x86::X1> > sm4_8;
-typedef sm4_simd<simd_x86::X1, 1, aesni_sbox_layer<simd_x86::X1> > sm4_4;
+typedef sm4_aesni_avx_blk8 sm4_8;   /* sm4-aesni-avx.cpp's */
+typedef sm4_aesni_avx_blk4 sm4_4;
 static_assert (sm4_32::N == SM4_AESNI_AVX2_LANES);
 
 void

@@ -28,6 +28,7 @@
 #include <string.h>
 #include "sm4-internal.h"
 #include "sbox-layer-x86.h"
+#include "cipher-batch-modes.h"
 
 #define SM4_GFNI_INLINE inline __attribute__ ((always_inline))
 
@@ -128,5 +129,15 @@ struct sm4_simd
 /* The GFNI kernel.  */
 template <class Ops, int SETS>
 using sm4_gfni = sm4_simd<Ops, SETS, gfni_sbox_layer<Ops> >;
+
+/* sm4-aesni-avx.cpp's xmm AES-NI kernels of 8 and 4 blocks, for the
+ * AVX2 files to call instead of compiling copies of their own (the same
+ * instructions; sm4-internal.h, cipher-batch-modes.h's batch_called).  */
+typedef batch_called<sm4_simd<simd_x86::X1, 2, aesni_sbox_layer<simd_x86::X1> >,
+                     _gcry_sm4_aesni_avx_blk8_enc,
+                     _gcry_sm4_aesni_avx_blk8_dec> sm4_aesni_avx_blk8;
+typedef batch_called<sm4_simd<simd_x86::X1, 1, aesni_sbox_layer<simd_x86::X1> >,
+                     _gcry_sm4_aesni_avx_blk4_enc,
+                     _gcry_sm4_aesni_avx_blk4_dec> sm4_aesni_avx_blk4;
 
 #endif /* GCIPHER_SM4_GFNI_H */

@@ -93,4 +93,17 @@ void _gcry_sm4_vaes_avx2_fill (cipher_bulk_ops *bulk, SM4_context *ctx);
 void _gcry_sm4_aesni_avx2_fill (cipher_bulk_ops *bulk, SM4_context *ctx);
 void _gcry_sm4_aesni_avx_fill (cipher_bulk_ops *bulk, SM4_context *ctx);
 
+/* sm4-aesni-avx.cpp's xmm kernels (8 and 4 blocks), which
+ * sm4-aesni-avx2.cpp and sm4-vaes-avx2.cpp call instead of copies of
+ * their own
+ * (cipher-batch-modes.h, batch_called).  */
+void _gcry_sm4_aesni_avx_blk8_enc (const void *ctx, unsigned char *out,
+                                   const unsigned char *in);
+void _gcry_sm4_aesni_avx_blk8_dec (const void *ctx, unsigned char *out,
+                                   const unsigned char *in);
+void _gcry_sm4_aesni_avx_blk4_enc (const void *ctx, unsigned char *out,
+                                   const unsigned char *in);
+void _gcry_sm4_aesni_avx_blk4_dec (const void *ctx, unsigned char *out,
+                                   const unsigned char *in);
+
 #endif /* GCIPHER_SM4_INTERNAL_H */
