@@ -7,29 +7,31 @@
  * VPTERNLOGD forms of serpent-internal.h (8 or 9 three-input operations
  * each instead of 14-17 two-input gates), the rotations of LT are
  * VPROLD, and its three-way XORs VPTERNLOGD too.  Short batches use
- * masked loads and stores (no access past the buffers).  Built with
+ * masked loads and stores (no access past the buffers).  The Ops is
+ * simd-x86.h's Z4 through serpent-x86.h.  Built with
  * -mavx512f -mavx512vl -mavx512bw -mavx512dq in its own convenience
  * library; used when HWF_INTEL_AVX512 is present.
  */
 #include <config.h>
-#include <immintrin.h>
-
-#include "vec-clear-x86.h"
-#include "serpent-internal.h"
 
 /* GCC 12's AVX-512 intrinsics (unpack, rotate) start from
  * _mm512_undefined_epi32 (), a self-initialised variable that trips
- * -Wmaybe-uninitialized where they are inlined.  */
+ * -Wmaybe-uninitialized where they are inlined (in simd-x86.h: before
+ * the includes).  */
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 
+#include "vec-clear-x86.h"
+#include "serpent-x86.h"
+
 namespace {
 
-struct ops_avx512
+using simd_x86::X1;
+using simd_x86::Y2;
+using simd_x86::Z4;
+
+struct ops_avx512 : serpent_ops_x86<Z4>
 {
-  typedef __m512i V;
-  static constexpr size_t BPV = 4;
-  static constexpr int SETS = SERPENT_SIMD_SETS;
   static constexpr bool TERN = true, INTERLEAVE = true, OUTLINE = true;
   static constexpr bool ROUND_LOOP = false;
   static constexpr bool PIN = false;
@@ -57,19 +59,18 @@ struct ops_avx512
   {
     return (__mmask16)((1u << (4 * n)) - 1);
   }
-  static SERPENT_INLINE V zero () { return _mm512_setzero_si512 (); }
   static SERPENT_INLINE V
   loadn (const unsigned char *p, size_t n)
   {
     if (n >= 4)
-      return _mm512_loadu_si512 (p);
+      return load (p);
     return _mm512_maskz_loadu_epi32 (mask_of (n), p);
   }
   static SERPENT_INLINE void
   storen (unsigned char *p, V v, size_t n)
   {
     if (n >= 4)
-      _mm512_storeu_si512 (p, v);
+      store (p, v);
     else
       _mm512_mask_storeu_epi32 (p, mask_of (n), v);
   }
@@ -103,17 +104,15 @@ struct ops_avx512
   static SERPENT_INLINE V
   loadn_fwd (const unsigned char *p, size_t n)
   {
-    const __m128i *q = (const __m128i *)p;
-    __m256i lo = _mm256_zextsi128_si256 (n ? _mm_loadu_si128 (q)
-                                           : _mm_setzero_si128 ());
+    __m256i lo = Y2::first_lane (n ? X1::load (p) : X1::zero ());
     if (n > 1)
-      lo = _mm256_inserti128_si256 (lo, _mm_loadu_si128 (q + 1), 1);
+      lo = _mm256_inserti128_si256 (lo, X1::load (p + 16), 1);
     V r = _mm512_zextsi256_si512 (lo);
     if (n > 2)
       {
-        __m256i hi = _mm256_zextsi128_si256 (_mm_loadu_si128 (q + 2));
+        __m256i hi = Y2::first_lane (X1::load (p + 32));
         if (n > 3)
-          hi = _mm256_inserti128_si256 (hi, _mm_loadu_si128 (q + 3), 1);
+          hi = _mm256_inserti128_si256 (hi, X1::load (p + 48), 1);
         r = _mm512_inserti64x4 (r, hi, 1);
       }
     return r;
@@ -123,50 +122,23 @@ struct ops_avx512
   {
     return n >= 4 ? v : _mm512_maskz_mov_epi32 (mask_of (n), v);
   }
-  static SERPENT_INLINE V
-  bcast_block (const unsigned char *p)
-  {
-    return _mm512_broadcast_i32x4 (_mm_loadu_si128 ((const __m128i *)p));
-  }
   /* [carry.block3, cur.block0, cur.block1, cur.block2].  */
   static SERPENT_INLINE V
   with_prev (V cur, V carry)
   {
     return _mm512_alignr_epi64 (cur, carry, 6);
   }
+  /* Halved twice (Y2::fold the second time): one extract and one XOR
+   * fewer than Z4::fold.  */
   static SERPENT_INLINE void
   fold (V v, unsigned char *out)
   {
-    const __m256i h = _mm256_xor_si256 (_mm512_castsi512_si256 (v),
-                                        _mm512_extracti64x4_epi64 (v, 1));
-    _mm_storeu_si128 ((__m128i *)out,
-                      _mm_xor_si128 (_mm256_castsi256_si128 (h),
-                                     _mm256_extracti128_si256 (h, 1)));
+    X1::store (out, Y2::fold (Y2::xor_ (_mm512_castsi512_si256 (v),
+                                        _mm512_extracti64x4_epi64 (v, 1))));
   }
-  static SERPENT_INLINE void
-  transpose (V &a, V &b, V &c, V &d)
-  {
-    const V t0 = _mm512_unpacklo_epi32 (a, b);
-    const V t1 = _mm512_unpackhi_epi32 (a, b);
-    const V t2 = _mm512_unpacklo_epi32 (c, d);
-    const V t3 = _mm512_unpackhi_epi32 (c, d);
-    a = _mm512_unpacklo_epi64 (t0, t2);
-    b = _mm512_unpackhi_epi64 (t0, t2);
-    c = _mm512_unpacklo_epi64 (t1, t3);
-    d = _mm512_unpackhi_epi64 (t1, t3);
-  }
-  static SERPENT_INLINE V
-  key (const uint32_t *kr, int j)
-  {
-    return _mm512_set1_epi32 ((int)kr[j]);
-  }
+  /* VPROLD.  */
   template <int N> static SERPENT_INLINE V rol (V x)
-  { return _mm512_rol_epi32 (x, N); }
-  template <int N> static SERPENT_INLINE V shl (V x)
-  { return _mm512_slli_epi32 (x, N); }
-  template <int IMM> static SERPENT_INLINE V tern (V a, V b, V c)
-  { return _mm512_ternarylogic_epi32 (a, b, c, IMM); }
-  static SERPENT_INLINE V xor3 (V a, V b, V c) { return tern<0x96> (a, b, c); }
+  { return shlr32<N> (x); }
   template <int I> static SERPENT_INLINE void sbox (V &a, V &b, V &c, V &d)
   { serpent_sbox_tern<ops_avx512, I> (a, b, c, d); }
   template <int I> static SERPENT_INLINE void inv_sbox (V &a, V &b, V &c,

@@ -29,7 +29,11 @@
  * rotate, shift, broadcast a key word and (for AVX-512) apply the ternary
  * S-box forms.  The SIMD mode drivers (serpent_simd<Ops>) are templates
  * too and are instantiated only in the ISA files, which are compiled with
- * that ISA's flags; this header itself uses no intrinsics.
+ * that ISA's flags; this header itself uses no intrinsics.  The x86 Ops
+ * (serpent-sse2.cpp, serpent-avx2.cpp, serpent-avx512.cpp) are
+ * simd-x86.h's vector traits X1, Y2 and Z4 under these names
+ * (serpent-x86.h's serpent_ops_x86) plus what each path has of its own;
+ * the NEON one (serpent-neon.cpp) is written out.
  */
 #ifndef GCIPHER_SERPENT_INTERNAL_H
 #define GCIPHER_SERPENT_INTERNAL_H
@@ -1491,7 +1495,11 @@ struct serpent_ops_u32
  *              4x4 32-bit transpose inside each 128-bit lane);
  *   clear (): zero every vector register the kernels use.
  * A batch is 4 * S vectors, 4 * S * BPV blocks; a short last batch uses
- * the same code with partial loads and stores.  */
+ * the same code with partial loads and stores.  On x86, serpent_ops_x86
+ * (serpent-x86.h) makes of the simd_x86 traits V, BPV, SETS, the
+ * round-engine members (key, rol, shl, xor3, Z4's tern, sbox, inv_sbox),
+ * zero, bcast_block, fold and transpose; each ISA file adds the flags,
+ * burn depths and the rest (AVX-512: its own rol, fold and S-boxes).  */
 template <class Ops>
 struct serpent_simd
 {

@@ -5,20 +5,18 @@
  * serpent-internal.h then runs on four blocks per instruction.  Two such
  * sets of four (8 blocks) are interleaved on x86-64, so the S-box
  * formulas of one set fill the latency gaps of the other; i386, with 8
- * xmm registers, runs one set.  Built with -msse2 in its own convenience
- * library; used when HWF_INTEL_SSE2 is present (always on amd64).
+ * xmm registers, runs one set.  The Ops is simd-x86.h's X1 through
+ * serpent-x86.h (only SSE2 forms of it are called).  Built with -msse2
+ * in its own convenience library; used when HWF_INTEL_SSE2 is present
+ * (always on amd64).
  */
 #include <config.h>
-#include <emmintrin.h>
-#include "serpent-internal.h"
+#include "serpent-x86.h"
 
 namespace {
 
-struct ops_sse2
+struct ops_sse2 : serpent_ops_x86<simd_x86::X1>
 {
-  typedef __m128i V;
-  static constexpr size_t BPV = 1;
-  static constexpr int SETS = SERPENT_SIMD_SETS;
   static constexpr bool TERN = false, INTERLEAVE = false, OUTLINE = true;
   static constexpr bool ROUND_LOOP = true;
   static constexpr bool PIN = true;
@@ -30,17 +28,16 @@ struct ops_sse2
   static constexpr unsigned int BURN = 1024;
   static constexpr unsigned int OCB_BURN = 1024;
 
-  static SERPENT_INLINE V zero () { return _mm_setzero_si128 (); }
   static SERPENT_INLINE V
   loadn (const unsigned char *p, size_t n)
   {
-    return n ? _mm_loadu_si128 ((const V *)p) : zero ();
+    return n ? load (p) : zero ();
   }
   static SERPENT_INLINE void
   storen (unsigned char *p, V v, size_t n)
   {
     if (n)
-      _mm_storeu_si128 ((V *)p, v);
+      store (p, v);
   }
   /* The big-endian counter block HI:LO.  */
   static SERPENT_INLINE V
@@ -60,46 +57,7 @@ struct ops_sse2
     return loadn (p, n);
   }
   static SERPENT_INLINE V maskn (V v, size_t n) { return n ? v : zero (); }
-  static SERPENT_INLINE V
-  bcast_block (const unsigned char *p)
-  {
-    return _mm_loadu_si128 ((const V *)p);
-  }
   static SERPENT_INLINE V with_prev (V, V carry) { return carry; }
-  static SERPENT_INLINE void
-  fold (V v, unsigned char *out)
-  {
-    _mm_storeu_si128 ((V *)out, v);
-  }
-  /* 4x4 transpose of 32-bit words: block i word j <-> register j lane i. */
-  static SERPENT_INLINE void
-  transpose (V &a, V &b, V &c, V &d)
-  {
-    const V t0 = _mm_unpacklo_epi32 (a, b), t1 = _mm_unpackhi_epi32 (a, b);
-    const V t2 = _mm_unpacklo_epi32 (c, d), t3 = _mm_unpackhi_epi32 (c, d);
-    a = _mm_unpacklo_epi64 (t0, t2);
-    b = _mm_unpackhi_epi64 (t0, t2);
-    c = _mm_unpacklo_epi64 (t1, t3);
-    d = _mm_unpackhi_epi64 (t1, t3);
-  }
-  static SERPENT_INLINE V
-  key (const uint32_t *kr, int j)
-  {
-    return _mm_set1_epi32 ((int)kr[j]);
-  }
-  template <int N> static SERPENT_INLINE V
-  rol (V x)
-  {
-    return _mm_or_si128 (_mm_slli_epi32 (x, N), _mm_srli_epi32 (x, 32 - N));
-  }
-  template <int N> static SERPENT_INLINE V shl (V x)
-  { return _mm_slli_epi32 (x, N); }
-  static SERPENT_INLINE V xor3 (V a, V b, V c) { return a ^ b ^ c; }
-  template <int I> static SERPENT_INLINE void sbox (V &a, V &b, V &c, V &d)
-  { serpent_sbox<I> (a, b, c, d); }
-  template <int I> static SERPENT_INLINE void inv_sbox (V &a, V &b, V &c,
-                                                        V &d)
-  { serpent_inv_sbox<I> (a, b, c, d); }
 
   /* Zero every xmm register (caller-saved in both ABIs), so no key or
    * state is left in them.  */

@@ -15,11 +15,17 @@
  * defined, Z4 where __AVX512F__ is (its byte operations where
  * __AVX512BW__ is); X1 uses AES-NI, PCLMULQDQ and AVX2 forms.  An
  * operation a file never calls is never compiled for it, so files built
- * with less (camellia-aesni-avx.cpp: AES-NI and AVX) include the traits
- * too; the GFNI operations are templates, for the files built without
+ * with less (camellia-aesni-avx.cpp: AES-NI and AVX; serpent-sse2.cpp:
+ * SSE2 alone, i686 too) include the traits too; the GFNI operations are
+ * templates, for the files built without
  * -mgfni (sbox-layer-x86.h's AES-NI layer).  Everything has
  * internal linkage (anonymous namespace): each including file gets its
  * own copy built with its own flags.
+ *
+ * Serpent's word-sliced SSE2, AVX2 and AVX-512 paths (serpent-x86.h's
+ * serpent_ops_x86 over X1, Y2 and Z4) use the lane operations, the
+ * 32-bit word operations below and, of the byte operations, set1_32,
+ * the 32-bit and 64-bit unpacks and Z4's shlr32.
  */
 #ifndef GCIPHER_SIMD_X86_H
 #define GCIPHER_SIMD_X86_H
@@ -50,6 +56,15 @@ namespace simd_x86 {
  * carry-less; swap64: each lane's two qwords swapped; shuffle32<IMM>:
  * PSHUFD with IMM in every lane; bsrli8: each lane shifted down by 8
  * bytes; reversed: the lanes in reverse order.
+ * Word and bitwise operations (serpent-x86.h): slli32<B> / srli32<B>:
+ * each 32-bit word shifted left (right) by B; or_ (A, B): A | B by the
+ * intrinsic (GCC allocates registers around the vector | of X1's and
+ * Y2's shlr32 otherwise, so Serpent's rotations are or_ of the shifts);
+ * xor3 (A, B, C): A ^ B ^ C (Z4: one VPTERNLOGD); Z4's tern<IMM> (A, B, C):
+ * the bitwise function of A, B and C whose truth table is IMM, indexed
+ * by (a << 2) | (b << 1) | c (VPTERNLOGD).  The in-lane 4x4 transpose
+ * of 32-bit words word_transpose4<VT> (sm4-gfni.h, serpent-x86.h)
+ * follows the structs.
  *
  * Byte operations (the byte- and word-sliced kernels camellia-gfni.h,
  * sm4-gfni.h, aria-gfni.h and sbox-layer-x86.h; a section at the end of
@@ -88,6 +103,8 @@ struct X1
   static SIMD_INLINE T bcast_last (T v) { return v; }
   static SIMD_INLINE T set (const __m128i *p) { return p[0]; }
   static SIMD_INLINE T xor_ (T a, T b) { return _mm_xor_si128 (a, b); }
+  static SIMD_INLINE T xor3 (T a, T b, T c) { return a ^ b ^ c; }
+  static SIMD_INLINE T or_ (T a, T b) { return _mm_or_si128 (a, b); }
   static SIMD_INLINE T enc (T a, T k) { return _mm_aesenc_si128 (a, k); }
   static SIMD_INLINE T enclast (T a, T k)
   { return _mm_aesenclast_si128 (a, k); }
@@ -105,6 +122,10 @@ struct X1
   static SIMD_INLINE T bslli8 (T a) { return _mm_slli_si128 (a, 8); }
   template <int B> static SIMD_INLINE T bslli (T a) { return _mm_slli_si128 (a, B); }
   template <int B> static SIMD_INLINE T srli64 (T a) { return _mm_srli_epi64 (a, B); }
+  template <int B> static SIMD_INLINE T slli32 (T a)
+  { return _mm_slli_epi32 (a, B); }
+  template <int B> static SIMD_INLINE T srli32 (T a)
+  { return _mm_srli_epi32 (a, B); }
   static SIMD_INLINE T sllv (T a, T c) { return _mm_sllv_epi64 (a, c); }
   static SIMD_INLINE T srlv (T a, T c) { return _mm_srlv_epi64 (a, c); }
   static SIMD_INLINE T clmul01 (T a, T b)
@@ -208,6 +229,8 @@ struct Y2
   static SIMD_INLINE T set (const __m128i *p)
   { return _mm256_set_m128i (p[1], p[0]); }
   static SIMD_INLINE T xor_ (T a, T b) { return _mm256_xor_si256 (a, b); }
+  static SIMD_INLINE T xor3 (T a, T b, T c) { return a ^ b ^ c; }
+  static SIMD_INLINE T or_ (T a, T b) { return _mm256_or_si256 (a, b); }
   static SIMD_INLINE T enc (T a, T k) { return _mm256_aesenc_epi128 (a, k); }
   static SIMD_INLINE T enclast (T a, T k)
   { return _mm256_aesenclast_epi128 (a, k); }
@@ -226,6 +249,10 @@ struct Y2
   static SIMD_INLINE T bslli8 (T a) { return _mm256_bslli_epi128 (a, 8); }
   template <int B> static SIMD_INLINE T bslli (T a) { return _mm256_bslli_epi128 (a, B); }
   template <int B> static SIMD_INLINE T srli64 (T a) { return _mm256_srli_epi64 (a, B); }
+  template <int B> static SIMD_INLINE T slli32 (T a)
+  { return _mm256_slli_epi32 (a, B); }
+  template <int B> static SIMD_INLINE T srli32 (T a)
+  { return _mm256_srli_epi32 (a, B); }
   static SIMD_INLINE T sllv (T a, T c) { return _mm256_sllv_epi64 (a, c); }
   static SIMD_INLINE T srlv (T a, T c) { return _mm256_srlv_epi64 (a, c); }
   static SIMD_INLINE T clmul01 (T a, T b)
@@ -339,6 +366,10 @@ struct Z4
     return _mm512_inserti32x4 (v, p[3], 3);
   }
   static SIMD_INLINE T xor_ (T a, T b) { return _mm512_xor_si512 (a, b); }
+  /* VPTERNLOGD.  */
+  template <int IMM> static SIMD_INLINE T tern (T a, T b, T c)
+  { return _mm512_ternarylogic_epi32 (a, b, c, IMM); }
+  static SIMD_INLINE T xor3 (T a, T b, T c) { return tern<0x96> (a, b, c); }
   static SIMD_INLINE T enc (T a, T k) { return _mm512_aesenc_epi128 (a, k); }
   static SIMD_INLINE T enclast (T a, T k)
   { return _mm512_aesenclast_epi128 (a, k); }
@@ -353,6 +384,8 @@ struct Z4
   static SIMD_INLINE T bslli8 (T a) { return _mm512_bslli_epi128 (a, 8); }
   template <int B> static SIMD_INLINE T bslli (T a) { return _mm512_bslli_epi128 (a, B); }
   template <int B> static SIMD_INLINE T srli64 (T a) { return _mm512_maskz_srli_epi64 ((__mmask8)0xff, a, B); }
+  template <int B> static SIMD_INLINE T slli32 (T a)
+  { return _mm512_maskz_slli_epi32 ((__mmask16)0xffff, a, B); }
   static SIMD_INLINE T sllv (T a, T c)
   { return _mm512_maskz_sllv_epi64 ((__mmask8)0xff, a, c); }
   static SIMD_INLINE T srlv (T a, T c)
@@ -457,6 +490,24 @@ byte_transpose16 (typename VT::T (&x)[16])
       for (int i = 0; i < 16; i++)
         x[i] = y[i];
     }
+}
+
+/* The in-lane 4x4 transpose of 32-bit words: word j of lane l of A, B,
+ * C and D goes to words 0, 1, 2 and 3 of lane l of the J-th of them (an
+ * involution).  VT: X1, Y2, Z4 (with AVX-512 BW), or a struct derived
+ * from one (sm4-gfni.h, serpent-x86.h).  */
+template <class VT>
+SIMD_INLINE void
+word_transpose4 (typename VT::T &a, typename VT::T &b, typename VT::T &c,
+                 typename VT::T &d)
+{
+  typedef typename VT::T T;
+  const T t0 = VT::unpacklo32 (a, b), t1 = VT::unpackhi32 (a, b);
+  const T t2 = VT::unpacklo32 (c, d), t3 = VT::unpackhi32 (c, d);
+  a = VT::unpacklo64 (t0, t2);
+  b = VT::unpackhi64 (t0, t2);
+  c = VT::unpacklo64 (t1, t3);
+  d = VT::unpackhi64 (t1, t3);
 }
 
 } // namespace simd_x86

@@ -42,16 +42,11 @@ struct sm4_simd
    * out) and temporaries.  */
   static constexpr unsigned int BURN = 24 * SETS * Ops::BYTES + 512;
 
-  /* In-lane 4x4 transpose of 32-bit words (an involution).  */
+  /* In-lane 4x4 transpose of 32-bit words (simd-x86.h).  */
   static SM4_GFNI_INLINE void
   transpose (V &a, V &b, V &c, V &d)
   {
-    const V t0 = Ops::unpacklo32 (a, b), t1 = Ops::unpackhi32 (a, b);
-    const V t2 = Ops::unpacklo32 (c, d), t3 = Ops::unpackhi32 (c, d);
-    a = Ops::unpacklo64 (t0, t2);
-    b = Ops::unpackhi64 (t0, t2);
-    c = Ops::unpacklo64 (t1, t3);
-    d = Ops::unpackhi64 (t1, t3);
+    simd_x86::word_transpose4<Ops> (a, b, c, d);
   }
 
   static SM4_GFNI_INLINE V
