@@ -123,6 +123,14 @@ unsigned int _gcry_chacha20_neon_blocks (uint32_t *state, unsigned char *out,
 unsigned int _gcry_chacha20_poly1305_keyblock (CHACHA20_context *ctx,
                                                unsigned char *block)
   GCIPHER_INTERNAL;
+/* Give back the keystream _gcry_chacha20_poly1305_keyblock kept ahead,
+ * if CTX still holds all of it: wiped, and the counter moved back over
+ * those blocks, so the next call computes them again (the same bytes:
+ * each block depends only on the key, nonce and counter).  For a
+ * message decrypted in stitched ChaCha20-Poly1305 passes, which then
+ * start at its first byte.  Returns whether it did.  */
+bool _gcry_chacha20_poly1305_drop_ahead (CHACHA20_context *ctx)
+  GCIPHER_INTERNAL;
 /* The portable path (chacha20.cpp).  */
 unsigned int _gcry_chacha20_generic_blocks (uint32_t *state,
                                             unsigned char *out,

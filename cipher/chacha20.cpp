@@ -385,6 +385,19 @@ _gcry_chacha20_poly1305_keyblock (CHACHA20_context *ctx,
   return fn (ctx->input, block, zeros, 1);
 }
 
+bool
+_gcry_chacha20_poly1305_drop_ahead (CHACHA20_context *ctx)
+{
+  /* Only right after the key block: a stream tail leaves at most 63
+   * bytes, so UNUSED this large means the three blocks are untouched.  */
+  if (ctx->unused != CHACHA20_PAD_BLOCKS * CHACHA20_BLOCKSIZE)
+    return false;
+  wipememory (ctx->pad, sizeof ctx->pad);
+  ctx->unused = 0;
+  counter_add (ctx->input, -(uint64_t) CHACHA20_PAD_BLOCKS);
+  return true;
+}
+
 /* The generic whole-block path: one block at a time.  */
 unsigned int
 _gcry_chacha20_generic_blocks (uint32_t *state, unsigned char *out,

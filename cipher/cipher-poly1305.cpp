@@ -294,6 +294,16 @@ poly1305_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
 # endif
   if (stitched)
     {
+      /* Decrypting a fresh message of a whole pass or more: the passes
+       * start at its first byte, all of its Poly1305 beside the vector
+       * rounds and every pass full (with the three blocks setiv kept
+       * ahead used first, 1 KiB would be 192 bytes of serial Poly1305,
+       * then a pass and a pass of five blocks).  Encryption gains
+       * nothing: its first pass has no ciphertext to absorb yet and
+       * its last pass's Poly1305 runs after the loop either way.  */
+      if (!encrypt && inlen >= pass * CHACHA20_BLOCKSIZE
+          && !st->mac.leftover)
+        _gcry_chacha20_poly1305_drop_ahead (cc);
       if (cc->unused && inlen >= cc->unused + pass * CHACHA20_BLOCKSIZE)
         crypt_run (cc->unused);
       if (!cc->unused && !st->mac.leftover
