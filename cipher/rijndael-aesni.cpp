@@ -9,14 +9,19 @@
  *    the running XOR by three shifted XORs), word by word for 192-bit
  *    keys; the decryption keys are those of the equivalent inverse
  *    cipher (FIPS-197 5.3.5), InvMixColumns by AESIMC.
- *  - Parallel modes (ECB, CBC-dec, CFB-dec, CTR) keep 12 blocks in
- *    flight on x86-64 (4 on i386), one kernel templated over the lane
- *    count; the mode's XOR after the cipher (chaining value, keystream
- *    with the data) is folded into the last round key, off the chain.
- *    CTR keeps the counter in a register for the whole call.
- *  - XTS and OCB use the same parallel kernel; the per-block tweaks /
- *    offsets are parked in the output buffer during the rounds and come
- *    back as the last round's memory operand (no spill to the stack).
+ *  - Parallel modes (ECB, CBC-dec, CFB-dec, CTR with the 128-bit
+ *    big-endian and the 32-bit little-endian counter) keep 12 blocks in
+ *    flight on x86-64 (4 on i386): the drivers of rijndael-x86-drivers.h,
+ *    the same templates as the VAES paths', instantiated on xmm
+ *    (simd_x86::X1, one block per register); the mode's XOR after the
+ *    cipher (chaining value, keystream with the data) is folded into the
+ *    last round key, off the chain.  CTR keeps the counter in a register
+ *    for the whole call.
+ *  - XTS and OCB have their own loops here (a tweak sequence in general
+ *    registers, OCB's offset constants for 8 blocks) over the drivers'
+ *    rounds; the per-block tweaks / offsets are parked in the output
+ *    buffer during the rounds and come back as the last round's memory
+ *    operand (no spill to the stack).
  *  - Serial modes (CBC-enc, CFB-enc, OFB) take round key 0 and the next
  *    block's data out of the block-to-block dependency chain: they are
  *    XORed into the last round key before AESENCLAST, so the chain is the
@@ -35,6 +40,7 @@
 #include "rijndael-internal.h"
 #include "cipher-ocb.h"
 #include "cipher-gcm.h"
+#include "rijndael-x86-drivers.h"
 
 namespace {
 
@@ -133,125 +139,35 @@ dec1 (const V *k, V x)
 constexpr int AESNI_LANES = RIJNDAEL_AESNI_LANES;
 static_assert (AESNI_LANES == 4 || AESNI_LANES == 8 || AESNI_LANES == 12);
 
-template <int N>
-using lanes_c = std::integral_constant<int, N>;
+using simd_x86::X1;
+using aes_x86::lanes_c;
+using aes_x86::ctr_value;
+using aes_x86::ctr_block;
 
-/* Run STEP (lanes_c<N> ()) over NBLOCKS blocks: first the remainder
- * NBLOCKS % AESNI_LANES (a batch of 8 and one of 4 where they fit, then
- * single blocks), then full AESNI_LANES batches, so the call ends with a
- * wide batch whose rounds keep both AES pipes busy to the end.  STEP
- * advances its own pointers.  */
-template <class Step>
-inline __attribute__ ((always_inline)) void
-run_batches (size_t nblocks, Step &&step)
-{
-  size_t rest = nblocks % AESNI_LANES;
+/* ECB, CBC decryption, CFB decryption and both CTR forms: the drivers of
+ * rijndael-x86-drivers.h, the same templates as the VAES paths', on xmm
+ * registers of one block: batches of AESNI_LANES in the AES-NI order
+ * (aes_x86::wide_last: the remainder NBLOCKS % AESNI_LANES first, as a
+ * batch of 8 and one of 4 where they fit and single blocks, then full
+ * batches, so a call ends with a wide batch whose rounds keep both AES
+ * pipes busy to the end), the registers cleared on return, burn depth 0
+ * (nothing spilled).  */
+typedef aes_x86::drivers<X1, AESNI_LANES, clear_xmm, aes_x86::wide_last, 0>
+  xmm_drivers;
 
-  if constexpr (AESNI_LANES > 8)
-    if (rest >= 8)
-      {
-        step (lanes_c<8> ());
-        rest -= 8;
-      }
-  if constexpr (AESNI_LANES > 4)
-    if (rest >= 4)
-      {
-        step (lanes_c<4> ());
-        rest -= 4;
-      }
-  for (; rest; rest--)
-    step (lanes_c<1> ());
-  for (nblocks /= AESNI_LANES; nblocks; nblocks--)
-    step (lanes_c<AESNI_LANES> ());
-}
-
-/* Rounds 1..ROUNDS-1 (AESENC or, with DECRYPT, AESDEC) on N states in
- * place, round key by round key, so each key is loaded once per batch.
- * The caller added round key 0 and does the last round (whose key
- * operand carries the mode's XOR).  */
+/* XTS and OCB below use the drivers' rounds (round key by round key over
+ * the batch's states) and, XTS, their batch order.  */
 template <unsigned int ROUNDS, int N, bool DECRYPT>
 inline __attribute__ ((always_inline)) void
 middle_rounds (const V *k, V *x)
 {
-  UNROLL
-  for (unsigned int r = 1; r < ROUNDS; r++)
-    {
-      const V rk = k[r];
-      UNROLL
-      for (int i = 0; i < N; i++)
-        x[i] = DECRYPT ? _mm_aesdec_si128 (x[i], rk)
-                       : _mm_aesenc_si128 (x[i], rk);
-    }
-}
-
-template <bool DECRYPT>
-inline __attribute__ ((always_inline)) V
-last_round (V x, V key)
-{
-  return DECRYPT ? _mm_aesdeclast_si128 (x, key)
-                 : _mm_aesenclast_si128 (x, key);
+  aes_x86::middle_rounds<X1, ROUNDS, N, DECRYPT>
+    ((const unsigned char (*)[16])k, x);
 }
 
 /* Burn depth of a kernel whose frame may hold spilled round keys: its
  * frame plus the x86-64 red zone below it (bytes).  */
 constexpr unsigned int AESNI_SPILL_BURN = 512;
-
-/* ---- ECB ---------------------------------------------------------- */
-
-template <unsigned int ROUNDS, bool DECRYPT>
-void
-ecb_crypt_t (const RIJNDAEL_context *ctx, unsigned char *out,
-             const unsigned char *in, size_t nblocks)
-{
-  const V *k = DECRYPT ? dec_keys (ctx) : enc_keys (ctx);
-
-  run_batches (nblocks, [&] (auto lanes) __attribute__ ((always_inline))
-    {
-      constexpr int N = decltype (lanes)::value;
-      V x[N];
-      UNROLL
-      for (int i = 0; i < N; i++)
-        x[i] = _mm_xor_si128 (loadu (in + 16 * i), k[0]);
-      middle_rounds<ROUNDS, N, DECRYPT> (k, x);
-      UNROLL
-      for (int i = 0; i < N; i++)
-        storeu (out + 16 * i, last_round<DECRYPT> (x[i], k[ROUNDS]));
-      in += 16 * N;
-      out += 16 * N;
-    });
-}
-
-template <unsigned int ROUNDS>
-unsigned int
-ecb_enc_t (const RIJNDAEL_context *ctx, unsigned char *out,
-           const unsigned char *in, size_t nblocks)
-{
-  ecb_crypt_t<ROUNDS, false> (ctx, out, in, nblocks);
-  return 0;
-}
-
-template <unsigned int ROUNDS>
-unsigned int
-ecb_dec_t (const RIJNDAEL_context *ctx, unsigned char *out,
-           const unsigned char *in, size_t nblocks)
-{
-  ecb_crypt_t<ROUNDS, true> (ctx, out, in, nblocks);
-  return 0;
-}
-
-unsigned int
-aesni_ecb_crypt (void *ctx, void *out, const void *in, size_t nblocks,
-                 int encrypt)
-{
-  const RIJNDAEL_context *c = (const RIJNDAEL_context *)ctx;
-  unsigned char *o = (unsigned char *)out;
-  const unsigned char *i = (const unsigned char *)in;
-  unsigned int r
-    = encrypt ? RIJNDAEL_DISPATCH (ctx, ecb_enc_t, c, o, i, nblocks)
-              : RIJNDAEL_DISPATCH (ctx, ecb_dec_t, c, o, i, nblocks);
-  clear_xmm ();
-  return r;
-}
 
 /* ---- CBC (SP 800-38A 6.2) ----------------------------------------- */
 
@@ -300,55 +216,6 @@ aesni_cbc_enc (void *ctx, unsigned char *iv, void *out, const void *in,
   return r;
 }
 
-/* P_i = D(C_i) ^ C_{i-1}: the XOR with C_{i-1} is folded into the last
- * round key (AESDECLAST ends with AddRoundKey), computed off the chain.
- * Blocks are written last to first, so with IN == OUT every C_{i-1} is
- * read before P_{i-1} overwrites it.  */
-template <unsigned int ROUNDS>
-unsigned int
-cbc_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv,
-           unsigned char *out, const unsigned char *in, size_t nblocks)
-{
-  const V *k = dec_keys (ctx);
-  V prev = loadu (iv);
-
-  run_batches (nblocks, [&] (auto lanes) __attribute__ ((always_inline))
-    {
-      constexpr int N = decltype (lanes)::value;
-      V x[N];
-      UNROLL
-      for (int i = 0; i < N; i++)
-        x[i] = _mm_xor_si128 (loadu (in + 16 * i), k[0]);
-      middle_rounds<ROUNDS, N, true> (k, x);
-      const V next = loadu (in + 16 * (N - 1));
-      UNROLL
-      for (int i = N - 1; i > 0; i--)
-        storeu (out + 16 * i,
-                _mm_aesdeclast_si128 (x[i],
-                                      _mm_xor_si128 (loadu (in + 16 * (i - 1)),
-                                                     k[ROUNDS])));
-      storeu (out, _mm_aesdeclast_si128 (x[0],
-                                         _mm_xor_si128 (prev, k[ROUNDS])));
-      prev = next;
-      in += 16 * N;
-      out += 16 * N;
-    });
-  storeu (iv, prev);
-  return 0;
-}
-
-unsigned int
-aesni_cbc_dec (void *ctx, unsigned char *iv, void *out, const void *in,
-               size_t nblocks)
-{
-  unsigned int r = RIJNDAEL_DISPATCH (ctx, cbc_dec_t,
-                                   (const RIJNDAEL_context *)ctx, iv,
-                                   (unsigned char *)out,
-                                   (const unsigned char *)in, nblocks);
-  clear_xmm ();
-  return r;
-}
-
 /* ---- CFB-128 (SP 800-38A 6.3) ------------------------------------- */
 
 /* C_i = P_i ^ E(C_{i-1}): the last round with KL ^ P_i ^ K0 yields
@@ -376,63 +243,6 @@ aesni_cfb_enc (void *ctx, unsigned char *iv, void *out, const void *in,
                size_t nblocks)
 {
   unsigned int r = RIJNDAEL_DISPATCH (ctx, cfb_enc_t,
-                                   (const RIJNDAEL_context *)ctx, iv,
-                                   (unsigned char *)out,
-                                   (const unsigned char *)in, nblocks);
-  clear_xmm ();
-  return r;
-}
-
-/* P_i = C_i ^ E(C_{i-1}), the XOR with C_i folded into the last round
- * key.  Every C_{i-1} is in a state register before any block of the
- * batch is written, and C_i is read just before P_i overwrites it, so
- * IN == OUT works in block order.  */
-/* Last round of N blocks with the data XOR folded into the round key:
- * OUT[i] = AESENCLAST (X[i], K[ROUNDS] ^ IN[i]), i.e. E(...) ^ IN[i]
- * without a dependent XOR after the rounds (CFB-dec, CTR).  */
-template <unsigned int ROUNDS, int N>
-inline void
-last_round_xor_store (const V *k, const V *x, const unsigned char *in,
-                      unsigned char *out)
-{
-  UNROLL
-  for (int i = 0; i < N; i++)
-    storeu (out + 16 * i,
-            _mm_aesenclast_si128 (x[i], _mm_xor_si128 (loadu (in + 16 * i),
-                                                       k[ROUNDS])));
-}
-
-template <unsigned int ROUNDS>
-unsigned int
-cfb_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv,
-           unsigned char *out, const unsigned char *in, size_t nblocks)
-{
-  const V *k = enc_keys (ctx);
-  V prev = loadu (iv);
-
-  run_batches (nblocks, [&] (auto lanes) __attribute__ ((always_inline))
-    {
-      constexpr int N = decltype (lanes)::value;
-      V x[N];
-      x[0] = _mm_xor_si128 (prev, k[0]);
-      UNROLL
-      for (int i = 1; i < N; i++)
-        x[i] = _mm_xor_si128 (loadu (in + 16 * (i - 1)), k[0]);
-      prev = loadu (in + 16 * (N - 1));
-      middle_rounds<ROUNDS, N, false> (k, x);
-      last_round_xor_store<ROUNDS, N> (k, x, in, out);
-      in += 16 * N;
-      out += 16 * N;
-    });
-  storeu (iv, prev);
-  return 0;
-}
-
-unsigned int
-aesni_cfb_dec (void *ctx, unsigned char *iv, void *out, const void *in,
-               size_t nblocks)
-{
-  unsigned int r = RIJNDAEL_DISPATCH (ctx, cfb_dec_t,
                                    (const RIJNDAEL_context *)ctx, iv,
                                    (unsigned char *)out,
                                    (const unsigned char *)in, nblocks);
@@ -468,156 +278,6 @@ aesni_ofb_enc (void *ctx, unsigned char *iv, void *out, const void *in,
 {
   unsigned int r = RIJNDAEL_DISPATCH (ctx, ofb_enc_t,
                                    (const RIJNDAEL_context *)ctx, iv,
-                                   (unsigned char *)out,
-                                   (const unsigned char *)in, nblocks);
-  clear_xmm ();
-  return r;
-}
-
-/* ---- CTR, 128-bit big-endian counter (SP 800-38A 6.5, B.1) -------- */
-
-inline uint64_t
-load_be64 (const unsigned char *p)
-{
-  uint64_t v;
-  memcpy (&v, p, 8);
-  return __builtin_bswap64 (v);
-}
-
-/* The 128-bit value (HI, LO) of the counter block C (memory order).  */
-inline void
-ctr_value (V c, uint64_t *hi, uint64_t *lo)
-{
-#ifdef __x86_64__
-  *hi = __builtin_bswap64 ((uint64_t)_mm_cvtsi128_si64 (c));
-  *lo = __builtin_bswap64 ((uint64_t)_mm_extract_epi64 (c, 1));
-#else
-  alignas (16) unsigned char b[16];
-  _mm_store_si128 ((V *)b, c);
-  *hi = load_be64 (b);
-  *lo = load_be64 (b + 8);
-#endif
-}
-
-/* The counter block for the 128-bit value (HI, LO) as it sits in
- * memory (big-endian).  */
-inline V
-ctr_block (uint64_t hi, uint64_t lo)
-{
-#ifdef __x86_64__
-  return _mm_set_epi64x ((long long)__builtin_bswap64 (lo),
-                         (long long)__builtin_bswap64 (hi));
-#else
-  uint64_t a = __builtin_bswap64 (lo), b = __builtin_bswap64 (hi);
-  return _mm_set_epi32 ((int)(a >> 32), (int)a, (int)(b >> 32), (int)b);
-#endif
-}
-
-/* The counter block stays in a register (memory byte order) for the
- * whole call.  Byte 15 is the least significant byte of the counter and
- * the most significant byte of the vector's high 64-bit lane, so while
- * byte 15 + N does not pass 0xff (all batches but about one in 256/N),
- * block i of a batch is one 64-bit add of i << 56 to that lane, with no
- * byte shuffle.  Otherwise the N blocks are built from the counter as a
- * 128-bit integer with the carry through all 16 bytes (wrapping at
- * 2^128).  The branch depends only on the counter, which is public.
- * The keystream XOR is folded into the last round key.  */
-template <unsigned int ROUNDS>
-unsigned int
-ctr16be_enc_t (const RIJNDAEL_context *ctx, unsigned char *ctr,
-               unsigned char *out, const unsigned char *in, size_t nblocks)
-{
-  const V *k = enc_keys (ctx);
-  V c = loadu (ctr);
-  unsigned int low = ctr[15];       /* Byte 15 of C, kept in step.  */
-
-  run_batches (nblocks, [&] (auto lanes) __attribute__ ((always_inline))
-    {
-      constexpr int N = decltype (lanes)::value;
-      V x[N];
-      if (__builtin_expect (low <= 0xffu - N, 1))
-        {
-          UNROLL
-          for (int i = 0; i < N; i++)
-            x[i] = _mm_xor_si128 (_mm_add_epi64 (c, _mm_set_epi64x
-                                                     ((long long)i << 56, 0)),
-                                  k[0]);
-          c = _mm_add_epi64 (c, _mm_set_epi64x ((long long)N << 56, 0));
-        }
-      else
-        {
-          uint64_t hi, lo;
-          ctr_value (c, &hi, &lo);
-          UNROLL
-          for (int i = 0; i < N; i++)
-            {
-              uint64_t l = lo + (uint64_t)i;
-              x[i] = _mm_xor_si128 (ctr_block (hi + (l < lo), l), k[0]);
-            }
-          uint64_t l = lo + (uint64_t)N;
-          c = ctr_block (hi + (l < lo), l);
-        }
-      low = (low + N) & 0xffu;
-      middle_rounds<ROUNDS, N, false> (k, x);
-      last_round_xor_store<ROUNDS, N> (k, x, in, out);
-      in += 16 * N;
-      out += 16 * N;
-    });
-  storeu (ctr, c);
-  return 0;
-}
-
-unsigned int
-aesni_ctr16be_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
-                   size_t nblocks)
-{
-  unsigned int r = RIJNDAEL_DISPATCH (ctx, ctr16be_enc_t,
-                                   (const RIJNDAEL_context *)ctx, ctr,
-                                   (unsigned char *)out,
-                                   (const unsigned char *)in, nblocks);
-  clear_xmm ();
-  return r;
-}
-
-/* ---- CTR, 32-bit little-endian counter (RFC 8452 4) -------------- */
-
-/* GCM-SIV's counter: bytes 0..3 of the block are a little-endian
- * integer, dword 0 of the vector, incremented mod 2^32 (a 32-bit lane
- * add wraps by itself); bytes 4..15 never change.  The counter stays in
- * a register for the whole call; the keystream XOR is folded into the
- * last round key, as in ctr16be_enc.  */
-template <unsigned int ROUNDS>
-unsigned int
-ctr32le_enc_t (const RIJNDAEL_context *ctx, unsigned char *ctr,
-               unsigned char *out, const unsigned char *in, size_t nblocks)
-{
-  const V *k = enc_keys (ctx);
-  V c = loadu (ctr);
-
-  run_batches (nblocks, [&] (auto lanes) __attribute__ ((always_inline))
-    {
-      constexpr int N = decltype (lanes)::value;
-      V x[N];
-      UNROLL
-      for (int i = 0; i < N; i++)
-        x[i] = _mm_xor_si128 (_mm_add_epi32 (c, _mm_set_epi32 (0, 0, 0, i)),
-                              k[0]);
-      c = _mm_add_epi32 (c, _mm_set_epi32 (0, 0, 0, N));
-      middle_rounds<ROUNDS, N, false> (k, x);
-      last_round_xor_store<ROUNDS, N> (k, x, in, out);
-      in += 16 * N;
-      out += 16 * N;
-    });
-  storeu (ctr, c);
-  return 0;
-}
-
-unsigned int
-aesni_ctr32le_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
-                   size_t nblocks)
-{
-  unsigned int r = RIJNDAEL_DISPATCH (ctx, ctr32le_enc_t,
-                                   (const RIJNDAEL_context *)ctx, ctr,
                                    (unsigned char *)out,
                                    (const unsigned char *)in, nblocks);
   clear_xmm ();
@@ -705,9 +365,8 @@ ccm_crypt_t (const RIJNDAEL_context *ctx, unsigned char *macp,
        * early, is folded into the MAC's last round key (as the next data
        * block is when encrypting), so the MAC chain is the AES rounds
        * alone.  pk: P_i ^ K0; x: MAC_(i-1) ^ P_i ^ K0, the chain input.  */
-      V pk = _mm_xor_si128 (_mm_xor_si128 (loadu (in),
-                                           enc1<ROUNDS> (k, ctr_block (hi, lo))),
-                            k0);
+      V pk = _mm_xor_si128 (
+        _mm_xor_si128 (loadu (in), enc1<ROUNDS> (k, ctr_block (hi, lo))), k0);
       inc_ctr ();
       storeu (out, _mm_xor_si128 (pk, k0));
       V x = _mm_xor_si128 (mac, pk);
@@ -715,9 +374,10 @@ ccm_crypt_t (const RIJNDAEL_context *ctx, unsigned char *macp,
         mac = enc_rounds<ROUNDS> (k, x, kl);
       else
         {
-          V pk1 = _mm_xor_si128 (_mm_xor_si128 (loadu (in + 16),
-                                                enc1<ROUNDS> (k, ctr_block (hi, lo))),
-                                 k0);
+          V pk1 = _mm_xor_si128 (
+            _mm_xor_si128 (loadu (in + 16),
+                           enc1<ROUNDS> (k, ctr_block (hi, lo))),
+            k0);
           inc_ctr ();
           storeu (out + 16, _mm_xor_si128 (pk1, k0));
           in += 32;
@@ -827,7 +487,8 @@ xts_crypt_t (const RIJNDAEL_context *ctx, unsigned char *tweak,
   const V *k = DECRYPT ? dec_keys (ctx) : enc_keys (ctx);
   xts_tweak_seq tw (tweak);
 
-  run_batches (nblocks, [&] (auto lanes) __attribute__ ((always_inline))
+  aes_x86::wide_last::run<X1, AESNI_LANES> (
+    nblocks, [&] (auto, auto lanes) __attribute__ ((always_inline))
     {
       constexpr int N = decltype (lanes)::value;
       V x[N];
@@ -846,9 +507,8 @@ xts_crypt_t (const RIJNDAEL_context *ctx, unsigned char *tweak,
       UNROLL
       for (int i = 0; i < N; i++)
         storeu (out + 16 * i,
-                last_round<DECRYPT> (x[i],
-                                     _mm_xor_si128 (loadu (out + 16 * i),
-                                                    k[ROUNDS])));
+                aes_x86::last_round<X1, DECRYPT> (
+                  x[i], _mm_xor_si128 (loadu (out + 16 * i), k[ROUNDS])));
       in += 16 * N;
       out += 16 * N;
     });
@@ -976,9 +636,8 @@ ocb_crypt_t (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
       UNROLL
       for (int i = 0; i < N; i++)
         {
-          V r = last_round<DECRYPT> (x[i],
-                                     _mm_xor_si128 (loadu (out + 16 * i),
-                                                    k[ROUNDS]));
+          V r = aes_x86::last_round<X1, DECRYPT> (
+            x[i], _mm_xor_si128 (loadu (out + 16 * i), k[ROUNDS]));
           if (DECRYPT)
             sum = _mm_xor_si128 (sum, r);
           storeu (out + 16 * i, r);
@@ -1242,14 +901,14 @@ _gcry_aes_aesni_decrypt (void *ctx, unsigned char *out,
 void
 _gcry_aes_aesni_fill_bulk (cipher_bulk_ops *bulk)
 {
-  bulk->ecb_crypt = aesni_ecb_crypt;
+  bulk->ecb_crypt = xmm_drivers::ecb_crypt;
   bulk->cbc_enc = aesni_cbc_enc;
-  bulk->cbc_dec = aesni_cbc_dec;
+  bulk->cbc_dec = xmm_drivers::cbc_dec;
   bulk->cfb_enc = aesni_cfb_enc;
-  bulk->cfb_dec = aesni_cfb_dec;
+  bulk->cfb_dec = xmm_drivers::cfb_dec;
   bulk->ofb_enc = aesni_ofb_enc;
-  bulk->ctr16be_enc = aesni_ctr16be_enc;
-  bulk->ctr32le_enc = aesni_ctr32le_enc;
+  bulk->ctr16be_enc = xmm_drivers::ctr16be_enc;
+  bulk->ctr32le_enc = xmm_drivers::ctr32le_enc;
   bulk->ccm_crypt = aesni_ccm_crypt;
   bulk->xts_crypt = aesni_xts_crypt;
   bulk->ocb_crypt = aesni_ocb_crypt;

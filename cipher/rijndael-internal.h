@@ -103,7 +103,9 @@ void _gcry_aes_generic_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
 /* ---- AES-NI path (rijndael-aesni.cpp, x86 only) --------------------- */
 #ifdef GCIPHER_ARCH_X86
 /* Blocks per batch of the AES-NI parallel modes (x86-64 has 16 xmm
- * registers, i386 8); the self-test runs batches of lanes + 1 and + 2.  */
+ * registers, i386 8): the xmm instance of rijndael-x86-drivers.h's
+ * drivers (ECB, CBC-dec, CFB-dec, CTR) and XTS; OCB takes at most 8.
+ * The self-test runs batches of lanes + 1 and + 2.  */
 #ifdef __x86_64__
 #define RIJNDAEL_AESNI_LANES 12
 #else

@@ -3,12 +3,17 @@
  *
  * Included by rijndael-vaes-avx2.cpp (ymm, 2 blocks per register, built
  * with -mvaes -mavx2 ...) and rijndael-vaes-avx512.cpp (zmm, 4 blocks per
- * register, built with -mvaes -mavx512f ...): one kernel per operation,
- * templated over the vector traits (X1 / Y2 / Z4 of simd-x86.h: xmm,
- * ymm, zmm), the number of vectors per batch and the round count, so no
- * kernel is copied per key size or per ISA.  Everything here has internal
- * linkage (anonymous namespace): each including file gets its own
- * instance compiled with its own flags.
+ * register, built with -mvaes -mavx512f ...): struct kernels, templated
+ * over the vector traits (X1 / Y2 / Z4 of simd-x86.h: xmm, ymm, zmm),
+ * the number of vectors per batch and the round count, so no kernel is
+ * copied per key size or per ISA.  ECB, CBC decryption, CFB decryption
+ * and CTR are the drivers of rijndael-x86-drivers.h (which the AES-NI
+ * path instantiates on xmm too), in the batch order wide_first; this
+ * file adds XTS and OCB, whose loops use what the wider registers have
+ * (VPSLLVQ and carry-less multiplies for the tweaks, OCB offsets made
+ * per register) and the entry points' stack wiping.  Everything here has
+ * internal linkage (anonymous namespace): each including file gets its
+ * own instance compiled with its own flags.
  *
  * Key material is the AES-NI schedule (rijndael-internal.h: FIPS-197 5.2
  * round keys and the equivalent-inverse-cipher keys of FIPS-197 5.3.5);
@@ -17,7 +22,7 @@
  * VBROADCASTI32X4 with a memory operand), so no round key is kept in a
  * register between batches and i386 (8 vector registers) needs no spill.
  *
- * Shared tricks (as in rijndael-aesni.cpp):
+ * Shared tricks (as in rijndael-x86-drivers.h and rijndael-aesni.cpp):
  *  - the mode's XOR after the cipher (chaining value, keystream with the
  *    data, XTS tweak, OCB offset) is folded into the last round key, so it
  *    costs no extra step on the AES chain;
@@ -41,21 +46,12 @@
 #include <type_traits>
 #include "rijndael-internal.h"
 #include "cipher-ocb.h"
-#include "simd-x86.h"
+#include "rijndael-x86-drivers.h"
 
 namespace {
 namespace vaes {
 
-#define VAES_UNROLL _Pragma ("GCC unroll 16")
-#define VAES_INLINE inline __attribute__ ((always_inline))
-/* The vector traits (X1 / Y2 / Z4: xmm, ymm, zmm) are simd-x86.h's.  */
-using simd_x86::X1;
-#ifdef __AVX2__
-using simd_x86::Y2;
-#endif
-#ifdef __AVX512F__
-using simd_x86::Z4;
-#endif
+using namespace aes_x86;
 
 /* Park XTS tweaks / OCB offsets in the output buffer during the rounds
  * (16 or 8 vector registers: the batch's states fill them) or keep them
@@ -64,17 +60,6 @@ using simd_x86::Z4;
 constexpr bool PARK_IN_OUT = false;
 #else
 constexpr bool PARK_IN_OUT = true;
-#endif
-
-/* Keep the round keys of the full CTR batches in registers for the whole
- * call (AVX-512: the 8 states, up to 15 keys and the counter fit the 32
- * registers with none spilled, checked in GCC 12's output), instead of
- * one broadcast per round per batch; with 16 or 8 registers they are
- * broadcast from the context.  */
-#ifdef __AVX512F__
-constexpr bool KEYS_IN_REGS = true;
-#else
-constexpr bool KEYS_IN_REGS = false;
 #endif
 
 /* Stack burn depths (bytes) the entry points report.  GCC 12's output
@@ -110,7 +95,7 @@ constexpr unsigned int BURN_PLAIN = 0, BURN_XTS = 512, BURN_OCB = 1024;
 #define VAES_SP "%%esp"
 #endif
 template <unsigned int BYTES>
-VAES_INLINE void
+AESX86_INLINE void
 burn_below_sp ()
 {
   static_assert (BYTES % 32 == 0, "whole ymm stores");
@@ -127,202 +112,17 @@ burn_below_sp ()
 }
 #undef VAES_SP
 
-/* ---- Batching -------------------------------------------------------- */
-
-template <int N>
-using lanes_c = std::integral_constant<int, N>;
-
-/* Run STEP (VT (), lanes_c<N> ()) over NBLOCKS blocks, where one step
- * processes N registers of VT::W blocks and advances its own pointers:
- * full batches of NVEC registers of the widest type VT, then the rest
- * with 4, 2 and 1 registers, then (for the blocks short of a register)
- * a ymm and an xmm.  Every step of width w starts at a block index that
- * is a multiple of w if the first one does (OCB relies on it).  */
-template <class VT, int NVEC, class Step>
-VAES_INLINE void
-run_batches (size_t nblocks, Step &&step)
-{
-  constexpr size_t WB = VT::W;
-  for (; nblocks >= NVEC * WB; nblocks -= NVEC * WB)
-    step (VT (), lanes_c<NVEC> ());
-  if constexpr (NVEC > 4)
-    if (nblocks >= 4 * WB)
-      {
-        step (VT (), lanes_c<4> ());
-        nblocks -= 4 * WB;
-      }
-  if constexpr (NVEC > 2)
-    if (nblocks >= 2 * WB)
-      {
-        step (VT (), lanes_c<2> ());
-        nblocks -= 2 * WB;
-      }
-  if constexpr (NVEC > 1)
-    if (nblocks >= WB)
-      {
-        step (VT (), lanes_c<1> ());
-        nblocks -= WB;
-      }
-#ifdef __AVX2__
-  if constexpr (WB > 2)
-    if (nblocks >= 2)
-      {
-        step (Y2 (), lanes_c<1> ());
-        nblocks -= 2;
-      }
-#endif
-  if constexpr (WB > 1)
-    for (; nblocks; nblocks--)
-      step (X1 (), lanes_c<1> ());
-}
-
-/* Rounds 1..ROUNDS-1 (AESENC, or AESDEC with DECRYPT) on N registers, one
- * round key broadcast per round for the whole batch.  The caller added
- * round key 0 and does the last round.  */
-template <class VT, unsigned int ROUNDS, int N, bool DECRYPT>
-VAES_INLINE void
-middle_rounds (const unsigned char (*k)[16], typename VT::T *x)
-{
-  VAES_UNROLL
-  for (unsigned int r = 1; r < ROUNDS; r++)
-    {
-      const typename VT::T rk = VT::key (k[r]);
-      VAES_UNROLL
-      for (int i = 0; i < N; i++)
-        x[i] = DECRYPT ? VT::dec (x[i], rk) : VT::enc (x[i], rk);
-    }
-}
-
-/* middle_rounds with the round keys already broadcast (KR[r], r =
- * 1..ROUNDS-1, in registers).  */
-template <class VT, unsigned int ROUNDS, int N, bool DECRYPT>
-VAES_INLINE void
-middle_rounds_k (const typename VT::T *kr, typename VT::T *x)
-{
-  VAES_UNROLL
-  for (unsigned int r = 1; r < ROUNDS; r++)
-    {
-      VAES_UNROLL
-      for (int i = 0; i < N; i++)
-        x[i] = DECRYPT ? VT::dec (x[i], kr[r]) : VT::enc (x[i], kr[r]);
-    }
-}
-
-/* The middle rounds of a batch, with the round keys broadcast once
- * (KREG: KR[r], of type VT::T then) or per round from K; returns the
- * last round key broadcast.  */
-template <class VT, unsigned int ROUNDS, int N, bool DECRYPT, bool KREG,
-          class KT>
-VAES_INLINE typename VT::T
-rounds_but_last (const unsigned char (*k)[16], const KT *kr,
-                 typename VT::T *x)
-{
-  if constexpr (KREG)
-    {
-      middle_rounds_k<VT, ROUNDS, N, DECRYPT> (kr, x);
-      return kr[ROUNDS];
-    }
-  else
-    {
-      middle_rounds<VT, ROUNDS, N, DECRYPT> (k, x);
-      return VT::key (k[ROUNDS]);
-    }
-}
-
-template <class VT, bool DECRYPT>
-VAES_INLINE typename VT::T
-last_round (typename VT::T x, typename VT::T key)
-{
-  return DECRYPT ? VT::declast (x, key) : VT::enclast (x, key);
-}
-
-/* Lane l of the result: (0, (BASE + l) << 56), the 64-bit addend that
- * steps byte 15 of a big-endian counter block by BASE + l.  */
-template <class VT>
-VAES_INLINE typename VT::T
-ctr_byte15_addend (int base)
-{
-  int64_t v[2 * VT::W];
-  VAES_UNROLL
-  for (int l = 0; l < VT::W; l++)
-    {
-      v[2 * l] = 0;
-      v[2 * l + 1] = (int64_t)((uint64_t)(base + l) << 56);
-    }
-  return VT::pairs (v);
-}
-
-/* Block m (0 <= m < 32): qwords (0, m << 56), the addend that steps
- * byte 15 of a big-endian counter block by m (ctr_byte15_addend as a
- * table in memory: a full CTR batch reads its N addends as memory
- * operands, so they take no registers beside the round keys).  */
-struct ctr_addend_table
-{
-  alignas (64) int64_t q[2 * 32];
-};
-
-constexpr ctr_addend_table
-make_ctr_addends ()
-{
-  ctr_addend_table t {};
-  for (int m = 0; m < 32; m++)
-    {
-      t.q[2 * m] = 0;
-      t.q[2 * m + 1] = (int64_t)((uint64_t)m << 56);
-    }
-  return t;
-}
-
-constexpr ctr_addend_table ctr_addends = make_ctr_addends ();
-
-/* Lane l of the result: dword 0 = BASE + l, dwords 1..3 = 0, the addend
- * (with add32) that steps a 32-bit little-endian counter in bytes 0..3
- * by BASE + l, wrapping mod 2^32 and leaving bytes 4..15 alone.  */
-template <class VT>
-VAES_INLINE typename VT::T
-ctr32le_addend (int base)
-{
-  int64_t v[2 * VT::W];
-  VAES_UNROLL
-  for (int l = 0; l < VT::W; l++)
-    {
-      v[2 * l] = base + l;
-      v[2 * l + 1] = 0;
-    }
-  return VT::pairs (v);
-}
-
-/* Lane l: the 128-bit little-endian integer X (each lane) plus BASE + l,
- * carried into the high qword, wrapping at 2^128.  */
-template <class VT>
-VAES_INLINE typename VT::T
-add128_lanes (typename VT::T x, int base)
-{
-  int64_t v[2 * VT::W];
-  VAES_UNROLL
-  for (int l = 0; l < VT::W; l++)
-    {
-      v[2 * l] = base + l;
-      v[2 * l + 1] = 0;
-    }
-  const typename VT::T a = VT::pairs (v);
-  const typename VT::T s = VT::add64 (x, a);
-  /* Low qword wrapped iff it is now below the addend; the high qword of
-   * the addend is 0, so its compare is always false.  */
-  return VT::sub64 (s, VT::bslli8 (VT::lt64u (s, a)));
-}
-
 /* Lane l: T (each lane, an XTS tweak as a 128-bit little-endian integer)
  * times alpha^(BASE + l) in GF(2^128) mod x^128 + x^7 + x^2 + x + 1
  * (IEEE 1619-2018 5.2), for 0 <= BASE + l <= 56: shift left by k bits,
  * the k bits shifted out of the top reduced by one carry-less multiply
  * with 0x87 into the low qword (their product has at most k + 8 bits).  */
 template <class VT>
-VAES_INLINE typename VT::T
+AESX86_INLINE typename VT::T
 xts_mul_alpha (typename VT::T t, int base)
 {
   int64_t sl[2 * VT::W], sr[2 * VT::W], p[2 * VT::W];
-  VAES_UNROLL
+  AESX86_UNROLL
   for (int l = 0; l < VT::W; l++)
     {
       sl[2 * l] = sl[2 * l + 1] = base + l;
@@ -340,11 +140,11 @@ xts_mul_alpha (typename VT::T t, int base)
  * the carry with VPSHUFD and a high-qword XOR instead, to keep the
  * byte shuffle out of the AES issue slots, timed 5-10% slower.)  */
 template <class VT, int BYTES>
-VAES_INLINE typename VT::T
+AESX86_INLINE typename VT::T
 xts_mul_alpha_bytes (typename VT::T t)
 {
   int64_t p[2 * VT::W];
-  VAES_UNROLL
+  AESX86_UNROLL
   for (int l = 0; l < VT::W; l++)
     {
       p[2 * l] = 0x87;
@@ -355,352 +155,18 @@ xts_mul_alpha_bytes (typename VT::T t)
                    VT::clmul01 (top, VT::pairs (p)));
 }
 
+
 /* ---- The kernels ------------------------------------------------------
  * VT: widest vector traits; NVEC: registers per full batch (lanes =
  * NVEC * VT::W blocks); CLEAR: clears the vector registers (and their
  * upper halves) at the end of each bulk call.  */
 template <class VT, int NVEC, void (*CLEAR) ()>
-struct kernels
+struct kernels : drivers<VT, NVEC, CLEAR, wide_first, BURN_PLAIN>
 {
-  typedef const unsigned char (*keys_t)[16];
-
-  static keys_t enc_keys (const RIJNDAEL_context *ctx)
-  { return ctx->keys.ni.enc; }
-  static keys_t dec_keys (const RIJNDAEL_context *ctx)
-  { return ctx->keys.ni.dec; }
-
-  /* ---- ECB ---------------------------------------------------------- */
-  template <unsigned int ROUNDS, bool DECRYPT>
-  static void
-  ecb_t (const RIJNDAEL_context *ctx, unsigned char *out,
-         const unsigned char *in, size_t nblocks)
-  {
-    keys_t k = DECRYPT ? dec_keys (ctx) : enc_keys (ctx);
-    run_batches<VT, NVEC> (nblocks, [&] (auto vt, auto lanes)
-                           __attribute__ ((always_inline))
-      {
-        typedef decltype (vt) V;
-        constexpr int N = decltype (lanes)::value;
-        constexpr int S = 16 * V::W;
-        typename V::T x[N];
-        const typename V::T k0 = V::key (k[0]);
-        VAES_UNROLL
-        for (int i = 0; i < N; i++)
-          x[i] = V::xor_ (V::load (in + S * i), k0);
-        middle_rounds<V, ROUNDS, N, DECRYPT> (k, x);
-        const typename V::T kl = V::key (k[ROUNDS]);
-        VAES_UNROLL
-        for (int i = 0; i < N; i++)
-          V::store (out + S * i, last_round<V, DECRYPT> (x[i], kl));
-        in += S * N;
-        out += S * N;
-      });
-  }
-
-  template <unsigned int ROUNDS>
-  static unsigned int
-  ecb_enc (const RIJNDAEL_context *ctx, unsigned char *out,
-           const unsigned char *in, size_t nblocks)
-  {
-    ecb_t<ROUNDS, false> (ctx, out, in, nblocks);
-    return BURN_PLAIN;
-  }
-
-  template <unsigned int ROUNDS>
-  static unsigned int
-  ecb_dec (const RIJNDAEL_context *ctx, unsigned char *out,
-           const unsigned char *in, size_t nblocks)
-  {
-    ecb_t<ROUNDS, true> (ctx, out, in, nblocks);
-    return BURN_PLAIN;
-  }
-
-  static unsigned int
-  ecb_crypt (void *ctx, void *out, const void *in, size_t nblocks,
-             int encrypt)
-  {
-    const RIJNDAEL_context *c = (const RIJNDAEL_context *)ctx;
-    unsigned char *o = (unsigned char *)out;
-    const unsigned char *i = (const unsigned char *)in;
-    unsigned int r
-      = encrypt ? RIJNDAEL_DISPATCH (c, ecb_enc, c, o, i, nblocks)
-                : RIJNDAEL_DISPATCH (c, ecb_dec, c, o, i, nblocks);
-    CLEAR ();
-    return r;
-  }
-
-  /* ---- CBC decryption (SP 800-38A 6.2) -------------------------------
-   * P_i = D(C_i) ^ C_{i-1}, the XOR folded into the last round key.  The
-   * chaining blocks of register j are C_{jW-1} .. C_{jW+W-2}: for j > 0
-   * an unaligned load from the input, for j = 0 the previous batch's last
-   * block shifted in.  Registers are written last to first, so with
-   * IN == OUT every C_{i-1} is read before P_{i-1} overwrites it.  */
-  template <unsigned int ROUNDS>
-  static unsigned int
-  cbc_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv,
-             unsigned char *out, const unsigned char *in, size_t nblocks)
-  {
-    keys_t k = dec_keys (ctx);
-    __m128i prev = X1::load (iv);
-
-    run_batches<VT, NVEC> (nblocks, [&] (auto vt, auto lanes)
-                           __attribute__ ((always_inline))
-      {
-        typedef decltype (vt) V;
-        constexpr int N = decltype (lanes)::value;
-        constexpr int S = 16 * V::W;
-        typename V::T x[N];
-        const typename V::T k0 = V::key (k[0]);
-        const typename V::T c0 = V::load (in);
-        const typename V::T prevk
-          = V::xor_ (V::shift_in (c0, prev), V::key (k[ROUNDS]));
-        x[0] = V::xor_ (c0, k0);
-        VAES_UNROLL
-        for (int i = 1; i < N; i++)
-          x[i] = V::xor_ (V::load (in + S * i), k0);
-        prev = X1::load (in + S * N - 16);
-        middle_rounds<V, ROUNDS, N, true> (k, x);
-        const typename V::T kl = V::key (k[ROUNDS]);
-        VAES_UNROLL
-        for (int i = N - 1; i > 0; i--)
-          V::store (out + S * i,
-                    V::declast (x[i], V::xor_ (V::load (in + S * i - 16), kl)));
-        V::store (out, V::declast (x[0], prevk));
-        in += S * N;
-        out += S * N;
-      });
-    X1::store (iv, prev);
-    return BURN_PLAIN;
-  }
-
-  static unsigned int
-  cbc_dec (void *ctx, unsigned char *iv, void *out, const void *in,
-           size_t nblocks)
-  {
-    unsigned int r = RIJNDAEL_DISPATCH (ctx, cbc_dec_t,
-                                    (const RIJNDAEL_context *)ctx, iv,
-                                    (unsigned char *)out,
-                                    (const unsigned char *)in, nblocks);
-    CLEAR ();
-    return r;
-  }
-
-  /* ---- CFB-128 decryption (SP 800-38A 6.3) ---------------------------
-   * P_i = C_i ^ E(C_{i-1}), the XOR with C_i folded into the last round
-   * key.  All cipher inputs of a batch are loaded before any block is
-   * written, and C_i is read just before P_i overwrites it, so IN == OUT
-   * works in block order.  */
-  template <unsigned int ROUNDS>
-  static unsigned int
-  cfb_dec_t (const RIJNDAEL_context *ctx, unsigned char *iv,
-             unsigned char *out, const unsigned char *in, size_t nblocks)
-  {
-    keys_t k = enc_keys (ctx);
-    __m128i prev = X1::load (iv);
-
-    run_batches<VT, NVEC> (nblocks, [&] (auto vt, auto lanes)
-                           __attribute__ ((always_inline))
-      {
-        typedef decltype (vt) V;
-        constexpr int N = decltype (lanes)::value;
-        constexpr int S = 16 * V::W;
-        typename V::T x[N];
-        const typename V::T k0 = V::key (k[0]);
-        x[0] = V::xor_ (V::shift_in (V::load (in), prev), k0);
-        VAES_UNROLL
-        for (int i = 1; i < N; i++)
-          x[i] = V::xor_ (V::load (in + S * i - 16), k0);
-        prev = X1::load (in + S * N - 16);
-        middle_rounds<V, ROUNDS, N, false> (k, x);
-        const typename V::T kl = V::key (k[ROUNDS]);
-        VAES_UNROLL
-        for (int i = 0; i < N; i++)
-          V::store (out + S * i,
-                    V::enclast (x[i], V::xor_ (V::load (in + S * i), kl)));
-        in += S * N;
-        out += S * N;
-      });
-    X1::store (iv, prev);
-    return BURN_PLAIN;
-  }
-
-  static unsigned int
-  cfb_dec (void *ctx, unsigned char *iv, void *out, const void *in,
-           size_t nblocks)
-  {
-    unsigned int r = RIJNDAEL_DISPATCH (ctx, cfb_dec_t,
-                                    (const RIJNDAEL_context *)ctx, iv,
-                                    (unsigned char *)out,
-                                    (const unsigned char *)in, nblocks);
-    CLEAR ();
-    return r;
-  }
-
-  /* ---- CTR, 128-bit big-endian counter (SP 800-38A 6.5, B.1) ----------
-   * The counter block C stays in an xmm register (memory byte order) for
-   * the whole call.  Byte 15 is the least significant byte of the counter
-   * and the most significant byte of each lane's high qword, so while
-   * byte 15 + (blocks of the step) does not pass 0xff, block m of the
-   * step is C broadcast plus m << 56 in the high qword: one add per
-   * register, no byte shuffle.  Otherwise (about one step in 256 / lanes,
-   * decided by the public counter only) the counters are made from C as
-   * a 128-bit integer: byte-reversed, added with the carry from the low
-   * qword into the high one (wrapping at 2^128), reversed back.  The
-   * keystream XOR is folded into the last round key.  Full batches read
-   * their addends from ctr_addends as memory operands and, with 32
-   * registers, keep the round keys in registers for the whole call:
-   * fewer vector ops per batch beside the AES rounds (about 3.5% of
-   * CTR's time at 16 KiB on Zen 4).  */
-  template <unsigned int ROUNDS>
-  static unsigned int
-  ctr16be_t (const RIJNDAEL_context *ctx, unsigned char *ctr,
-             unsigned char *out, const unsigned char *in, size_t nblocks)
-  {
-    keys_t k = enc_keys (ctx);
-    __m128i c = X1::load (ctr);
-    unsigned int low = ctr[15];        /* Byte 15 of C, kept in step.  */
-    /* Full batches' round keys (KEYS_IN_REGS; loaded only if there is
-     * a full batch, so a short call does not pay for them) and addend
-     * table.  */
-    typename VT::T kr[KEYS_IN_REGS ? ROUNDS + 1 : 1];
-    if (KEYS_IN_REGS && nblocks >= NVEC * VT::W)
-      {
-        VAES_UNROLL
-        for (unsigned int r = 0; r <= ROUNDS; r++)
-          kr[r] = VT::key (k[r]);
-      }
-    static_assert (NVEC * VT::W <= 32, "ctr_addends size");
-    const int64_t *addends = ctr_addends.q;
-
-    run_batches<VT, NVEC> (nblocks, [&] (auto vt, auto lanes)
-                           __attribute__ ((always_inline))
-      {
-        typedef decltype (vt) V;
-        constexpr int N = decltype (lanes)::value;
-        constexpr int S = 16 * V::W;
-        constexpr int NB = N * V::W;
-        constexpr bool full = std::is_same_v<V, VT> && N == NVEC;
-        constexpr bool kreg = full && KEYS_IN_REGS;
-        typename V::T x[N];
-        typename V::T k0;
-        if constexpr (kreg)
-          k0 = kr[0];
-        else
-          k0 = V::key (k[0]);
-        if (__builtin_expect (low <= 0xffu - NB, 1))
-          {
-            const typename V::T cb = V::bcast (c);
-            if constexpr (full)
-              {
-                /* The table pointer made opaque, so the compiler reads
-                 * the addends as memory operands rather than hoisting N
-                 * constants into registers.  */
-                asm ("" : "+r" (addends));
-                VAES_UNROLL
-                for (int i = 0; i < N; i++)
-                  x[i] = V::xor_ (V::add64 (cb, V::load (addends
-                                                         + 2 * V::W * i)),
-                                  k0);
-              }
-            else
-              {
-                VAES_UNROLL
-                for (int i = 0; i < N; i++)
-                  x[i] = V::xor_ (V::add64 (cb, ctr_byte15_addend<V> (i * V::W)),
-                                  k0);
-              }
-            c = X1::add64 (c, ctr_byte15_addend<X1> (NB));
-          }
-        else
-          {
-            const __m128i ci = X1::bswap (c);
-            const typename V::T cb = V::bcast (ci);
-            VAES_UNROLL
-            for (int i = 0; i < N; i++)
-              x[i] = V::xor_ (V::bswap (add128_lanes<V> (cb, i * V::W)), k0);
-            c = X1::bswap (add128_lanes<X1> (ci, NB));
-          }
-        low = (low + NB) & 0xffu;
-        const typename V::T kl
-          = rounds_but_last<V, ROUNDS, N, false, kreg> (k, kr, x);
-        VAES_UNROLL
-        for (int i = 0; i < N; i++)
-          V::store (out + S * i,
-                    V::enclast (x[i], V::xor_ (V::load (in + S * i), kl)));
-        in += S * N;
-        out += S * N;
-      });
-    X1::store (ctr, c);
-    return BURN_PLAIN;
-  }
-
-  static unsigned int
-  ctr16be_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
-               size_t nblocks)
-  {
-    unsigned int r = RIJNDAEL_DISPATCH (ctx, ctr16be_t,
-                                    (const RIJNDAEL_context *)ctx, ctr,
-                                    (unsigned char *)out,
-                                    (const unsigned char *)in, nblocks);
-    CLEAR ();
-    return r;
-  }
-
-  /* ---- CTR, 32-bit little-endian counter (RFC 8452 4, GCM-SIV) -------
-   * Bytes 0..3 of the counter block C are a little-endian counter
-   * incremented mod 2^32, bytes 4..15 stay as they are.  That counter is
-   * dword 0 of each 128-bit lane, so block m of a step is C broadcast
-   * plus m in dword 0 of its lane (one 32-bit add per register); the
-   * add wraps by itself and touches no other dword, so unlike ctr16be
-   * there is no carry path and no branch on the counter.  The keystream
-   * XOR is folded into the last round key; CTR ends as the next unused
-   * counter.  */
-  template <unsigned int ROUNDS>
-  static unsigned int
-  ctr32le_t (const RIJNDAEL_context *ctx, unsigned char *ctr,
-             unsigned char *out, const unsigned char *in, size_t nblocks)
-  {
-    keys_t k = enc_keys (ctx);
-    __m128i c = X1::load (ctr);
-
-    run_batches<VT, NVEC> (nblocks, [&] (auto vt, auto lanes)
-                           __attribute__ ((always_inline))
-      {
-        typedef decltype (vt) V;
-        constexpr int N = decltype (lanes)::value;
-        constexpr int S = 16 * V::W;
-        constexpr int NB = N * V::W;
-        typename V::T x[N];
-        const typename V::T k0 = V::key (k[0]);
-        const typename V::T cb = V::bcast (c);
-        VAES_UNROLL
-        for (int i = 0; i < N; i++)
-          x[i] = V::xor_ (V::add32 (cb, ctr32le_addend<V> (i * V::W)), k0);
-        c = X1::add32 (c, ctr32le_addend<X1> (NB));
-        middle_rounds<V, ROUNDS, N, false> (k, x);
-        const typename V::T kl = V::key (k[ROUNDS]);
-        VAES_UNROLL
-        for (int i = 0; i < N; i++)
-          V::store (out + S * i,
-                    V::enclast (x[i], V::xor_ (V::load (in + S * i), kl)));
-        in += S * N;
-        out += S * N;
-      });
-    X1::store (ctr, c);
-    return BURN_PLAIN;
-  }
-
-  static unsigned int
-  ctr32le_enc (void *ctx, unsigned char *ctr, void *out, const void *in,
-               size_t nblocks)
-  {
-    unsigned int r = RIJNDAEL_DISPATCH (ctx, ctr32le_t,
-                                    (const RIJNDAEL_context *)ctx, ctr,
-                                    (unsigned char *)out,
-                                    (const unsigned char *)in, nblocks);
-    CLEAR ();
-    return r;
-  }
+  typedef drivers<VT, NVEC, CLEAR, wide_first, BURN_PLAIN> base;
+  using typename base::keys_t;
+  using base::enc_keys;
+  using base::dec_keys;
 
   /* ---- XTS (IEEE 1619-2018 5.3) ---------------------------------------
    * C_j = E(P_j ^ T_j) ^ T_j (decryption: D).  The first full batch
@@ -734,12 +200,12 @@ struct kernels
     typename VT::T kr[KR ? ROUNDS + 1 : 1];
     if (KR && nblocks >= NVEC * VT::W)
       {
-        VAES_UNROLL
+        AESX86_UNROLL
         for (unsigned int r = 0; r <= ROUNDS; r++)
           kr[r] = VT::key (k[r]);
       }
 
-    run_batches<VT, NVEC> (nblocks, [&] (auto vt, auto lanes)
+    wide_first::run<VT, NVEC> (nblocks, [&] (auto vt, auto lanes)
                            __attribute__ ((always_inline))
       {
         typedef decltype (vt) V;
@@ -762,14 +228,14 @@ struct kernels
             if (!have)
               {
                 const typename V::T tb = V::bcast (t);
-                VAES_UNROLL
+                AESX86_UNROLL
                 for (int i = 0; i < N; i++)
                   twc[i] = xts_mul_alpha<V> (tb, i * V::W);
                 have = true;
               }
           }
         const typename V::T tb = V::bcast (t);
-        VAES_UNROLL
+        AESX86_UNROLL
         for (int i = 0; i < N; i++)
           {
             if constexpr (full)
@@ -782,7 +248,7 @@ struct kernels
           }
         if constexpr (full)
           {
-            VAES_UNROLL
+            AESX86_UNROLL
             for (int i = 0; i < N; i++)
               twc[i] = xts_mul_alpha_bytes<V, N * V::W / 8> (twc[i]);
             t = V::lane0 (twc[0]);
@@ -795,7 +261,7 @@ struct kernels
           asm volatile ("" : : : "memory");
         const typename V::T kl
           = rounds_but_last<V, ROUNDS, N, DECRYPT, kreg> (k, kr, x);
-        VAES_UNROLL
+        AESX86_UNROLL
         for (int i = 0; i < N; i++)
           V::store (out + S * i,
                     last_round<V, DECRYPT> (
@@ -860,7 +326,7 @@ struct kernels
   /* P_m (m < W) of the register width of V; PRE gets lane l =
    * P_min(l+1, W-1), the return value is P_{W-1}.  */
   template <class V>
-  static VAES_INLINE __m128i
+  static AESX86_INLINE __m128i
   ocb_prefix (const unsigned char (*L)[OCB_BLOCK_LEN], typename V::T *pre)
   {
     __m128i p[V::W > 1 ? V::W : 2];
@@ -883,7 +349,7 @@ struct kernels
    * chain from register to register.  Lane W-1 of the step's last
    * register is the next Offset.  */
   template <class V>
-  static VAES_INLINE typename V::T
+  static AESX86_INLINE typename V::T
   ocb_offsets (int i, typename V::T prev, typename V::T pre,
                typename V::T plastb, const unsigned char (*L)[OCB_BLOCK_LEN],
                __m128i off, uint64_t blkn)
@@ -922,7 +388,7 @@ struct kernels
    * on the stack, BURN_OCB) with 32 registers, else per round.  OUT, IN,
    * NBLOCKS, BLKN, OFF and the checksum lanes WSUM are advanced.  */
   template <unsigned int ROUNDS, bool DECRYPT, bool AUTH = false>
-  static VAES_INLINE void
+  static AESX86_INLINE void
   ocb_full_batches (keys_t k, const unsigned char (*L)[OCB_BLOCK_LEN],
                     typename VT::T pre, typename VT::T plastb, __m128i &off,
                     typename VT::T &wsum, uint64_t &blkn, unsigned char *&out,
@@ -937,7 +403,7 @@ struct kernels
     const typename V::T zero = V::bcast (_mm_setzero_si128 ());
     typename V::T cst[N];
     cst[0] = V::xor_ (pre, V::last_lane (X1::load (L[ocb_ntz (V::W)])));
-    VAES_UNROLL
+    AESX86_UNROLL
     for (int i = 1; i < N; i++)
       cst[i] = V::xor_ (plastb,
                         V::blend_last (V::bcast_mem (L[ocb_ntz ((uint64_t)
@@ -949,7 +415,7 @@ struct kernels
     typename V::T kr[KEYS_IN_REGS ? ROUNDS + 1 : 1];
     if (KEYS_IN_REGS)
       {
-        VAES_UNROLL
+        AESX86_UNROLL
         for (unsigned int r = 0; r <= ROUNDS; r++)
           kr[r] = V::key (k[r]);
       }
@@ -959,7 +425,7 @@ struct kernels
         typename V::T x[N], o[N];
         const typename V::T k0 = KEYS_IN_REGS ? kr[0] : V::key (k[0]);
         typename V::T vsum = zero;
-        VAES_UNROLL
+        AESX86_UNROLL
         for (int i = 0; i < N; i++)
           {
             o[i] = V::xor_ (i ? o[i - 1] : offb, cst[i]);
@@ -979,7 +445,7 @@ struct kernels
           asm volatile ("" : : : "memory");
         const typename V::T kl
           = rounds_but_last<V, ROUNDS, N, DECRYPT, KEYS_IN_REGS> (k, kr, x);
-        VAES_UNROLL
+        AESX86_UNROLL
         for (int i = 0; i < N; i++)
           {
             if (AUTH)
@@ -1040,7 +506,7 @@ struct kernels
         typename V::T x[N], o[N];
         const typename V::T k0 = V::key (k[0]);
         typename V::T vsum = V::bcast (_mm_setzero_si128 ());
-        VAES_UNROLL
+        AESX86_UNROLL
         for (int i = 0; i < N; i++)
           {
             ov = ocb_offsets<V> (i, ov, pre, plastb, L, off, blkn);
@@ -1060,7 +526,7 @@ struct kernels
           asm volatile ("" : : : "memory");
         middle_rounds<V, ROUNDS, N, DECRYPT> (k, x);
         const typename V::T kl = V::key (k[ROUNDS]);
-        VAES_UNROLL
+        AESX86_UNROLL
         for (int i = 0; i < N; i++)
           {
             const typename V::T r
@@ -1088,7 +554,7 @@ struct kernels
     if (nblocks >= NVEC * VT::W)
       ocb_full_batches<ROUNDS, DECRYPT> (k, L, wpre, wplastb, off, wsum, blkn,
                                          out, in, nblocks);
-    run_batches<VT, NVEC> (nblocks, step);
+    wide_first::run<VT, NVEC> (nblocks, step);
     X1::store (c->iv, off);
     X1::store (c->ctr, _mm_xor_si128 (sum, VT::fold (wsum)));
     s->data_nblocks = blkn;
@@ -1161,7 +627,7 @@ struct kernels
         typename V::T ov = pre;
         typename V::T x[N];
         const typename V::T k0 = V::key (k[0]);
-        VAES_UNROLL
+        AESX86_UNROLL
         for (int i = 0; i < N; i++)
           {
             ov = ocb_offsets<V> (i, ov, pre, plastb, L, off, blkn);
@@ -1172,7 +638,7 @@ struct kernels
         middle_rounds<V, ROUNDS, N, false> (k, x);
         const typename V::T kl = V::key (k[ROUNDS]);
         typename V::T vsum = V::enclast (x[0], kl);
-        VAES_UNROLL
+        AESX86_UNROLL
         for (int i = 1; i < N; i++)
           vsum = V::xor_ (vsum, V::enclast (x[i], kl));
         sum = _mm_xor_si128 (sum, V::fold (vsum));
@@ -1191,7 +657,7 @@ struct kernels
                                                blkn, none, abuf, nblocks);
         sum = _mm_xor_si128 (sum, VT::fold (wsum));
       }
-    run_batches<VT, NVEC> (nblocks, step);
+    wide_first::run<VT, NVEC> (nblocks, step);
     X1::store (s->aad_offset, off);
     X1::store (s->aad_sum, sum);
     s->aad_nblocks = blkn;
@@ -1214,11 +680,11 @@ struct kernels
   fill_bulk (cipher_bulk_ops *bulk)
   {
     _gcry_aes_aesni_fill_bulk (bulk);
-    bulk->ecb_crypt = ecb_crypt;
-    bulk->cbc_dec = cbc_dec;
-    bulk->cfb_dec = cfb_dec;
-    bulk->ctr16be_enc = ctr16be_enc;
-    bulk->ctr32le_enc = ctr32le_enc;
+    bulk->ecb_crypt = base::ecb_crypt;
+    bulk->cbc_dec = base::cbc_dec;
+    bulk->cfb_dec = base::cfb_dec;
+    bulk->ctr16be_enc = base::ctr16be_enc;
+    bulk->ctr32le_enc = base::ctr32le_enc;
     bulk->xts_crypt = xts_crypt;
     bulk->ocb_crypt = ocb_crypt;
     bulk->ocb_auth = ocb_auth;
