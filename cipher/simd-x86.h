@@ -8,9 +8,9 @@
  * kernel (cipher-gcm-intel-vaes-kernel.h, whose traits add their own
  * asm primitives to Y2 and Z4), ChaCha20's row kernel (chacha20-rows.h:
  * one block per lane) and, through the byte operations at the end of
- * each struct, the byte- and word-sliced Camellia, SM4 and ARIA kernels
- * (camellia-gfni.h, sm4-gfni.h, aria-gfni.h, with sbox-layer-x86.h's
- * S-box layers).  Include only from
+ * each struct, the byte- and word-sliced Camellia, SM4, ARIA and Twofish
+ * kernels (camellia-gfni.h, sm4-gfni.h, aria-gfni.h, with
+ * sbox-layer-x86.h's S-box layers, and twofish-simd.h).  Include only from
  * files built for the ISA the traits use: Y2 exists where __AVX2__ is
  * defined, Z4 where __AVX512F__ is (its byte operations where
  * __AVX512BW__ is); X1 uses AES-NI, PCLMULQDQ and AVX2 forms.  An
@@ -63,8 +63,8 @@ namespace simd_x86 {
  * xor3 (A, B, C): A ^ B ^ C (Z4: one VPTERNLOGD); Z4's tern<IMM> (A, B, C):
  * the bitwise function of A, B and C whose truth table is IMM, indexed
  * by (a << 2) | (b << 1) | c (VPTERNLOGD).  The in-lane 4x4 transpose
- * of 32-bit words word_transpose4<VT> (sm4-gfni.h, serpent-x86.h)
- * follows the structs.
+ * of 32-bit words word_transpose4<VT> (sm4-gfni.h, serpent-x86.h,
+ * twofish-simd.h) follows the structs.
  *
  * Byte operations (the byte- and word-sliced kernels camellia-gfni.h,
  * sm4-gfni.h, aria-gfni.h and sbox-layer-x86.h; a section at the end of
@@ -76,7 +76,11 @@ namespace simd_x86 {
  * qword in every element; perm32 (A, IDX): byte i of every 32-bit word =
  * that word's byte (IDX >> 8i) & 255, one of 0..3 (perm32_idx builds
  * IDX); shl1 / shr7: each byte shifted left by 1 (right by 7); shlr32<R>:
- * each 32-bit word rotated left by R; nib_lo / nib_hi: each byte's low
+ * each 32-bit word rotated left by R; rol32<R>: the same by VPROLD where
+ * AVX-512 VL is (X1's and Y2's shlr32 stay a shift pair); slli16<R>: each
+ * 16-bit word shifted left by R; blendv8 (A, B, M): byte i = B's where
+ * bit 7 of M's byte i is set, else A's (PBLENDVB; Z4: VPMOVB2M and a
+ * masked blend); nib_lo / nib_hi: each byte's low
  * (high) nibble; affine<C> / affineinv<C> (X, A): GF2P8AFFINEQB /
  * GF2P8AFFINEINVQB with the matrices A and the constant C.  The in-lane
  * 16x16 byte transpose byte_transpose16<VT> follows the structs.  */
@@ -151,7 +155,8 @@ struct X1
   static SIMD_INLINE T bsrli8 (T a) { return _mm_srli_si128 (a, 8); }
   static SIMD_INLINE T reversed (T v) { return v; }
 
-  /* -- Byte operations (camellia-gfni.h, sm4-gfni.h, aria-gfni.h).  */
+  /* -- Byte operations (camellia-gfni.h, sm4-gfni.h, aria-gfni.h,
+   * twofish-simd.h).  */
   static SIMD_INLINE T unpacklo8 (T a, T b)
   { return _mm_unpacklo_epi8 (a, b); }
   static SIMD_INLINE T unpackhi8 (T a, T b)
@@ -184,6 +189,18 @@ struct X1
   { return _mm_srli_epi16 (a, 7) & _mm_set1_epi8 (1); }
   template <int R> static SIMD_INLINE T shlr32 (T a)
   { return _mm_slli_epi32 (a, R) | _mm_srli_epi32 (a, 32 - R); }
+  template <int R> static SIMD_INLINE T rol32 (T a)
+  {
+#ifdef __AVX512VL__
+    return _mm_rol_epi32 (a, R);
+#else
+    return shlr32<R> (a);
+#endif
+  }
+  template <int R> static SIMD_INLINE T slli16 (T a)
+  { return _mm_slli_epi16 (a, R); }
+  static SIMD_INLINE T blendv8 (T a, T b, T m)
+  { return _mm_blendv_epi8 (a, b, m); }
   static SIMD_INLINE T nib_lo (T x) { return x & _mm_set1_epi8 (0x0f); }
   static SIMD_INLINE T nib_hi (T x)
   { return _mm_srli_epi16 (x, 4) & _mm_set1_epi8 (0x0f); }
@@ -275,7 +292,8 @@ struct Y2
   static SIMD_INLINE T reversed (T v)
   { return _mm256_permute4x64_epi64 (v, 0x4e); }
 
-  /* -- Byte operations (camellia-gfni.h, sm4-gfni.h, aria-gfni.h).  */
+  /* -- Byte operations (camellia-gfni.h, sm4-gfni.h, aria-gfni.h,
+   * twofish-simd.h).  */
   static SIMD_INLINE T unpacklo8 (T a, T b)
   { return _mm256_unpacklo_epi8 (a, b); }
   static SIMD_INLINE T unpackhi8 (T a, T b)
@@ -307,6 +325,18 @@ struct Y2
   { return _mm256_srli_epi16 (a, 7) & _mm256_set1_epi8 (1); }
   template <int R> static SIMD_INLINE T shlr32 (T a)
   { return _mm256_slli_epi32 (a, R) | _mm256_srli_epi32 (a, 32 - R); }
+  template <int R> static SIMD_INLINE T rol32 (T a)
+  {
+#ifdef __AVX512VL__
+    return _mm256_rol_epi32 (a, R);
+#else
+    return shlr32<R> (a);
+#endif
+  }
+  template <int R> static SIMD_INLINE T slli16 (T a)
+  { return _mm256_slli_epi16 (a, R); }
+  static SIMD_INLINE T blendv8 (T a, T b, T m)
+  { return _mm256_blendv_epi8 (a, b, m); }
   static SIMD_INLINE T nib_lo (T x) { return x & _mm256_set1_epi8 (0x0f); }
   static SIMD_INLINE T nib_hi (T x)
   { return _mm256_srli_epi16 (x, 4) & _mm256_set1_epi8 (0x0f); }
@@ -412,8 +442,9 @@ struct Z4
   { return _mm512_maskz_shuffle_i64x2 ((__mmask8)0xff, v, v, 0x1b); }
 
 #ifdef __AVX512BW__
-  /* -- Byte operations (camellia-gfni.h, sm4-gfni.h, aria-gfni.h); the
-   * byte forms need AVX-512 BW, so all of them come with it.  */
+  /* -- Byte operations (camellia-gfni.h, sm4-gfni.h, aria-gfni.h,
+   * twofish-simd.h); the byte forms need AVX-512 BW, so all of them come
+   * with it.  */
   static SIMD_INLINE T unpacklo8 (T a, T b)
   { return _mm512_unpacklo_epi8 (a, b); }
   static SIMD_INLINE T unpackhi8 (T a, T b)
@@ -445,6 +476,12 @@ struct Z4
   /* VPROLD.  */
   template <int R> static SIMD_INLINE T shlr32 (T a)
   { return _mm512_rol_epi32 (a, R); }
+  template <int R> static SIMD_INLINE T rol32 (T a) { return shlr32<R> (a); }
+  template <int R> static SIMD_INLINE T slli16 (T a)
+  { return _mm512_slli_epi16 (a, R); }
+  /* VPMOVB2M and a blend on the mask.  */
+  static SIMD_INLINE T blendv8 (T a, T b, T m)
+  { return _mm512_mask_blend_epi8 (_mm512_movepi8_mask (m), a, b); }
   static SIMD_INLINE T nib_lo (T x) { return x & _mm512_set1_epi8 (0x0f); }
   static SIMD_INLINE T nib_hi (T x)
   { return _mm512_srli_epi16 (x, 4) & _mm512_set1_epi8 (0x0f); }

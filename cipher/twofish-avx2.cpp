@@ -19,8 +19,8 @@ static_assert (twofish_simd<tf_vec256, TF_SBOX_ROWS>::N == TWOFISH_AVX2_LANES);
 void
 _gcry_twofish_avx2_fill (cipher_bulk_ops *bulk, TWOFISH_context *ctx)
 {
-  tf_sbox_builder<tf_vec256, tf_vec_clear_ymm>::build (ctx);
-  typedef batch_modes<tf_vec_clear_ymm, twofish_simd<tf_vec256, TF_SBOX_ROWS>,
+  tf_sbox_builder<tf_vec256, vec_clear_ymm>::build (ctx);
+  typedef batch_modes<vec_clear_ymm, twofish_simd<tf_vec256, TF_SBOX_ROWS>,
                       tf_kernel_one_avx2> modes;
   modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
 }

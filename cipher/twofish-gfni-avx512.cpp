@@ -60,11 +60,10 @@ struct tf_kernel_one : twofish_simd<tf_vec128, TF_SBOX_ROWS>
         s = _mm512_mask_blend_epi8 ((__mmask64) (0x11u << i), s,
                                     _mm512_mask_blend_epi8 (b7, lo, hi));
       }
+    typedef simd_x86::X1 X1;
     const __m128i y = _mm512_castsi512_si128 (s);
-    const __m128i y5b = _mm_gf2p8affine_epi64_epi8 (
-      y, _mm_set1_epi64x ((long long) tf_gfni_mul (0x5b)), 0);
-    const __m128i yef = _mm_gf2p8affine_epi64_epi8 (
-      y, _mm_set1_epi64x ((long long) tf_gfni_mul (0xef)), 0);
+    const __m128i y5b = X1::affine<0> (y, X1::bcast64 (tf_gfni_mul (0x5b)));
+    const __m128i yef = X1::affine<0> (y, X1::bcast64 (tf_gfni_mul (0xef)));
     return tf_one_mds (y, y5b, yef);
   }
 

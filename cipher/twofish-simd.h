@@ -1,18 +1,20 @@
 /* twofish-simd.h - the Twofish SIMD kernel, one template over the
- * register width (xmm, ymm, zmm: 8, 16 or 32 blocks per batch) and the
+ * register width (Ops: simd-x86.h's vector traits X1, Y2 or Z4 as
+ * tf_vec128, tf_vec256, tf_vec512; 8, 16 or 32 blocks per batch) and the
  * way the key-dependent S-boxes are evaluated.  Intrinsics: included only
  * by twofish-avx2.cpp, twofish-avx512.cpp and twofish-gfni-avx512.cpp,
  * which are compiled with those ISAs' flags and chain the widths
  * (cipher-batch-modes.h).
  *
- * Layout.  Word-sliced state: a batch of N = W/2 blocks (W bytes per
- * register) is 8 registers, two per state word R0..R3, after an in-lane
- * 4x4 transpose of 32-bit words (blocks are four little-endian words,
- * 4.1).  Per round the two g inputs, R0 and R1 <<< 8 (4.3.1), are four
- * registers of words; a byte shuffle (the rotation by 8 folded into
- * R1's) and another 4x4 word transpose turn them into four byte planes:
- * plane i holds byte i of every g input, so every byte of a plane goes
- * through the same key-dependent S-box s_i (h without the MDS, 4.3.2).
+ * Layout.  Word-sliced state: a batch of N = BYTES/2 blocks (Ops::BYTES
+ * bytes per register) is 8 registers, two per state word R0..R3, after
+ * an in-lane 4x4 transpose of 32-bit words (blocks are four
+ * little-endian words, 4.1).  Per round the two g inputs, R0 and
+ * R1 <<< 8 (4.3.1), are four registers of words; a byte shuffle (the
+ * rotation by 8 folded into R1's) and another 4x4 word transpose turn
+ * them into four byte planes: plane i holds byte i of every g input, so
+ * every byte of a plane goes through the same key-dependent S-box s_i
+ * (h without the MDS, 4.3.2).
  * Three ways to evaluate s_i on a plane (tf_sbox_kind):
  *
  *   NIBBLE  the q0/q1 layers of h as a chain of 16-entry lookups, with
@@ -48,119 +50,39 @@
 #include "gf256-gfni.h"
 #include "bufhelp.h"
 #include "vec-clear-x86.h"
+#include "simd-x86.h"
 
 #define TF_INLINE inline __attribute__ ((always_inline))
-#define TF_VEC_INLINE static TF_INLINE
 
-struct tf_vec128
+namespace {
+
+/* The register operations: simd-x86.h's traits and whether the blends
+ * run on k-masks.  Internal linkage like the traits: each ISA file
+ * keeps its own copy of every kernel it instantiates.  */
+struct tf_vec128 : simd_x86::X1
 {
-  typedef __m128i V;
-  static constexpr size_t W = 16;
   static constexpr bool MASK_BLEND = false;   /* Blends on k-masks.  */
-  TF_VEC_INLINE V load (const unsigned char *p)
-  { return _mm_loadu_si128 ((const V *) p); }
-  TF_VEC_INLINE void store (unsigned char *p, V v)
-  { _mm_storeu_si128 ((V *) p, v); }
-  TF_VEC_INLINE V tab (const uint8_t *p) { return _mm_load_si128 ((const V *) p); }
-  TF_VEC_INLINE V shuffle8 (V t, V i) { return _mm_shuffle_epi8 (t, i); }
-  TF_VEC_INLINE V nib_hi (V x)
-  { return _mm_srli_epi16 (x, 4) & _mm_set1_epi8 (15); }
-  TF_VEC_INLINE V nib_lo (V x) { return x & _mm_set1_epi8 (15); }
-  TF_VEC_INLINE V set1_8 (int c) { return _mm_set1_epi8 ((char) c); }
-  TF_VEC_INLINE V unpacklo32 (V a, V b) { return _mm_unpacklo_epi32 (a, b); }
-  TF_VEC_INLINE V unpackhi32 (V a, V b) { return _mm_unpackhi_epi32 (a, b); }
-  TF_VEC_INLINE V unpacklo64 (V a, V b) { return _mm_unpacklo_epi64 (a, b); }
-  TF_VEC_INLINE V unpackhi64 (V a, V b) { return _mm_unpackhi_epi64 (a, b); }
-  /* Bytewise: B where bit 7 of M is set, else A.  */
-  TF_VEC_INLINE V blend_bit7 (V a, V b, V m) { return _mm_blendv_epi8 (a, b, m); }
-  template <int R> TF_VEC_INLINE V shl16 (V a) { return _mm_slli_epi16 (a, R); }
-  TF_VEC_INLINE V add32 (V a, V b) { return _mm_add_epi32 (a, b); }
-  TF_VEC_INLINE V set1_32 (uint32_t w) { return _mm_set1_epi32 ((int) w); }
-  template <int R> TF_VEC_INLINE V rol32 (V a)
-  {
-#ifdef __AVX512VL__
-    return _mm_rol_epi32 (a, R);
-#else
-    return _mm_slli_epi32 (a, R) | _mm_srli_epi32 (a, 32 - R);
-#endif
-  }
 };
 
 #ifdef __AVX2__
-struct tf_vec256
+struct tf_vec256 : simd_x86::Y2
 {
-  typedef __m256i V;
-  static constexpr size_t W = 32;
   static constexpr bool MASK_BLEND = false;
-  TF_VEC_INLINE V load (const unsigned char *p)
-  { return _mm256_loadu_si256 ((const V *) p); }
-  TF_VEC_INLINE void store (unsigned char *p, V v)
-  { _mm256_storeu_si256 ((V *) p, v); }
-  TF_VEC_INLINE V tab (const uint8_t *p)
-  { return _mm256_broadcastsi128_si256 (_mm_load_si128 ((const __m128i *) p)); }
-  TF_VEC_INLINE V shuffle8 (V t, V i) { return _mm256_shuffle_epi8 (t, i); }
-  TF_VEC_INLINE V nib_hi (V x)
-  { return _mm256_srli_epi16 (x, 4) & _mm256_set1_epi8 (15); }
-  TF_VEC_INLINE V nib_lo (V x) { return x & _mm256_set1_epi8 (15); }
-  TF_VEC_INLINE V set1_8 (int c) { return _mm256_set1_epi8 ((char) c); }
-  TF_VEC_INLINE V unpacklo32 (V a, V b) { return _mm256_unpacklo_epi32 (a, b); }
-  TF_VEC_INLINE V unpackhi32 (V a, V b) { return _mm256_unpackhi_epi32 (a, b); }
-  TF_VEC_INLINE V unpacklo64 (V a, V b) { return _mm256_unpacklo_epi64 (a, b); }
-  TF_VEC_INLINE V unpackhi64 (V a, V b) { return _mm256_unpackhi_epi64 (a, b); }
-  TF_VEC_INLINE V blend_bit7 (V a, V b, V m)
-  { return _mm256_blendv_epi8 (a, b, m); }
-  template <int R> TF_VEC_INLINE V shl16 (V a)
-  { return _mm256_slli_epi16 (a, R); }
-  TF_VEC_INLINE V add32 (V a, V b) { return _mm256_add_epi32 (a, b); }
-  TF_VEC_INLINE V set1_32 (uint32_t w) { return _mm256_set1_epi32 ((int) w); }
-  template <int R> TF_VEC_INLINE V rol32 (V a)
-  {
-#ifdef __AVX512VL__
-    return _mm256_rol_epi32 (a, R);
-#else
-    return _mm256_slli_epi32 (a, R) | _mm256_srli_epi32 (a, 32 - R);
-#endif
-  }
 };
-
-/* VZEROALL clears every ymm register.  */
-TF_VEC_INLINE void
-tf_vec_clear_ymm ()
-{
-  asm volatile ("vzeroall" ::: "memory");
-}
 #endif
 
 #ifdef __AVX512BW__
-struct tf_vec512
+struct tf_vec512 : simd_x86::Z4
 {
-  typedef __m512i V;
-  static constexpr size_t W = 64;
   static constexpr bool MASK_BLEND = true;
-  TF_VEC_INLINE V load (const unsigned char *p)
-  { return _mm512_loadu_si512 ((const void *) p); }
-  TF_VEC_INLINE void store (unsigned char *p, V v)
-  { _mm512_storeu_si512 ((void *) p, v); }
-  TF_VEC_INLINE V tab (const uint8_t *p)
+  /* Z4's key in the unmasked form (the ISA files silence GCC 12's
+   * warning on it): with Z4's maskz form GCC 12 compiles crypt_blocks
+   * differently (other registers and spills for the broadcast S-box
+   * rows and tables, about 500 instructions fewer per direction), code
+   * that has not been measured.  */
+  static TF_INLINE T key (const void *p)
   { return _mm512_broadcast_i32x4 (_mm_load_si128 ((const __m128i *) p)); }
-  TF_VEC_INLINE V shuffle8 (V t, V i) { return _mm512_shuffle_epi8 (t, i); }
-  TF_VEC_INLINE V nib_hi (V x)
-  { return _mm512_srli_epi16 (x, 4) & _mm512_set1_epi8 (15); }
-  TF_VEC_INLINE V nib_lo (V x) { return x & _mm512_set1_epi8 (15); }
-  TF_VEC_INLINE V set1_8 (int c) { return _mm512_set1_epi8 ((char) c); }
-  TF_VEC_INLINE V unpacklo32 (V a, V b) { return _mm512_unpacklo_epi32 (a, b); }
-  TF_VEC_INLINE V unpackhi32 (V a, V b) { return _mm512_unpackhi_epi32 (a, b); }
-  TF_VEC_INLINE V unpacklo64 (V a, V b) { return _mm512_unpacklo_epi64 (a, b); }
-  TF_VEC_INLINE V unpackhi64 (V a, V b) { return _mm512_unpackhi_epi64 (a, b); }
-  TF_VEC_INLINE V blend_bit7 (V a, V b, V m)
-  { return _mm512_mask_blend_epi8 (_mm512_movepi8_mask (m), a, b); }
-  template <int R> TF_VEC_INLINE V shl16 (V a)
-  { return _mm512_slli_epi16 (a, R); }
-  TF_VEC_INLINE V add32 (V a, V b) { return _mm512_add_epi32 (a, b); }
-  TF_VEC_INLINE V set1_32 (uint32_t w) { return _mm512_set1_epi32 ((int) w); }
-  template <int R> TF_VEC_INLINE V rol32 (V a) { return _mm512_rol_epi32 (a, R); }
 };
-
 #endif
 
 #if defined (__AVX512VBMI__) && defined (__GFNI__)
@@ -171,9 +93,11 @@ struct tf_vec512_vbmi : tf_vec512
 {
   /* Y[0] = TAB[x], Y[1] = 0x5b TAB[x], Y[2] = 0xef TAB[x] for every byte
    * x of X (TAB 64-byte aligned).  */
-  TF_VEC_INLINE void sbox_mds (const uint8_t *tab, V x, V *y);
+  static TF_INLINE void sbox_mds (const uint8_t *tab, T x, T *y);
 };
 #endif
+
+} // namespace
 
 namespace twofish_detail {
 
@@ -215,36 +139,32 @@ enum tf_sbox_kind
 template <class Ops, int SBOX = TF_SBOX_NIBBLE>
 struct twofish_simd
 {
-  typedef typename Ops::V V;
-  static constexpr size_t N = Ops::W / 2;   /* Blocks per batch.  */
+  typedef typename Ops::T V;
+  static constexpr size_t N = Ops::BYTES / 2;   /* Blocks per batch.  */
   /* Frame of crypt_blocks: the state, the planes and the tables GCC
    * keeps broadcast on the stack (up to about 150 registers' worth, the
    * 64 S-box rows among them: 9.2 KiB for zmm, 2.6 KiB for ymm with
    * GCC 12 on x86-64), and temporaries.  */
-  static constexpr unsigned int BURN = 160 * Ops::W + 1024;
+  static constexpr unsigned int BURN = 160 * Ops::BYTES + 1024;
 
   static TF_INLINE V
   T (const uint8_t *p)
   {
-    return Ops::tab (p);
+    return Ops::key (p);
   }
 
   static TF_INLINE V
   look (const uint8_t *table, V idx)
   {
-    return Ops::shuffle8 (Ops::tab (table), idx);
+    return Ops::shuffle8 (Ops::key (table), idx);
   }
 
-  /* In-lane 4x4 transpose of 32-bit words (an involution).  */
+  /* In-lane 4x4 transpose of 32-bit words (simd-x86.h; an
+   * involution).  */
   static TF_INLINE void
   transpose (V &a, V &b, V &c, V &d)
   {
-    const V t0 = Ops::unpacklo32 (a, b), t1 = Ops::unpackhi32 (a, b);
-    const V t2 = Ops::unpacklo32 (c, d), t3 = Ops::unpackhi32 (c, d);
-    a = Ops::unpacklo64 (t0, t2);
-    b = Ops::unpackhi64 (t0, t2);
-    c = Ops::unpacklo64 (t1, t3);
-    d = Ops::unpackhi64 (t1, t3);
+    simd_x86::word_transpose4<Ops> (a, b, c, d);
   }
 
   /* h (4.3.2) from layer FIRST (0: k = 4, 2: k = 2) on byte plane I,
@@ -275,34 +195,34 @@ struct twofish_simd
         if constexpr (Ops::MASK_BLEND)
           {
             const V lo = Ops::nib_lo (p);
-            const V m0 = Ops::template shl16<3> (p);
+            const V m0 = Ops::template slli16<3> (p);
 #pragma GCC unroll 8
             for (int h = 0; h < 8; h++)
-              r[h] = Ops::blend_bit7 (look (row + 32 * h, lo),
-                                      look (row + 32 * h + 16, lo), m0);
-            const V m1 = Ops::template shl16<2> (p);
+              r[h] = Ops::blendv8 (look (row + 32 * h, lo),
+                                   look (row + 32 * h + 16, lo), m0);
+            const V m1 = Ops::template slli16<2> (p);
 #pragma GCC unroll 4
             for (int h = 0; h < 4; h++)
-              r[h] = Ops::blend_bit7 (r[2 * h], r[2 * h + 1], m1);
-            const V m2 = Ops::template shl16<1> (p);
-            r[0] = Ops::blend_bit7 (r[0], r[1], m2);
-            r[1] = Ops::blend_bit7 (r[2], r[3], m2);
-            r[0] = Ops::blend_bit7 (r[0], r[1], p);
+              r[h] = Ops::blendv8 (r[2 * h], r[2 * h + 1], m1);
+            const V m2 = Ops::template slli16<1> (p);
+            r[0] = Ops::blendv8 (r[0], r[1], m2);
+            r[1] = Ops::blendv8 (r[2], r[3], m2);
+            r[0] = Ops::blendv8 (r[0], r[1], p);
           }
         else
           {
-            const V pf = p ^ Ops::set1_8 (0x80);
+            const V pf = p ^ Ops::set1_8 ((char) 0x80);
 #pragma GCC unroll 8
             for (int h = 0; h < 8; h++)
               r[h] = look (row + 16 * h, p) | look (row + 16 * (h + 8), pf);
-            const V m0 = Ops::template shl16<3> (p);
+            const V m0 = Ops::template slli16<3> (p);
 #pragma GCC unroll 4
             for (int h = 0; h < 4; h++)
-              r[h] = Ops::blend_bit7 (r[2 * h], r[2 * h + 1], m0);
-            const V m1 = Ops::template shl16<2> (p);
-            r[0] = Ops::blend_bit7 (r[0], r[1], m1);
-            r[1] = Ops::blend_bit7 (r[2], r[3], m1);
-            r[0] = Ops::blend_bit7 (r[0], r[1], Ops::template shl16<1> (p));
+              r[h] = Ops::blendv8 (r[2 * h], r[2 * h + 1], m0);
+            const V m1 = Ops::template slli16<2> (p);
+            r[0] = Ops::blendv8 (r[0], r[1], m1);
+            r[1] = Ops::blendv8 (r[2], r[3], m1);
+            r[0] = Ops::blendv8 (r[0], r[1], Ops::template slli16<1> (p));
           }
         const V s = r[0];
         const V sl = Ops::nib_lo (s), sh = Ops::nib_hi (s);
@@ -407,7 +327,7 @@ struct twofish_simd
       {
 #pragma GCC unroll 4
         for (int j = 0; j < 4; j++)
-          w[j][s] = Ops::load (in + Ops::W * (4 * s + j));
+          w[j][s] = Ops::load (in + Ops::BYTES * (4 * s + j));
         transpose (w[0][s], w[1][s], w[2][s], w[3][s]);
       }
     V A[2], B[2], C[2], D[2];
@@ -465,7 +385,7 @@ struct twofish_simd
         transpose (o[0], o[1], o[2], o[3]);
 #pragma GCC unroll 4
         for (int j = 0; j < 4; j++)
-          Ops::store (out + Ops::W * (4 * s + j), o[j]);
+          Ops::store (out + Ops::BYTES * (4 * s + j), o[j]);
       }
   }
 
@@ -518,12 +438,12 @@ tf_one_mds_idx (int c, int k)
 TF_INLINE uint64_t
 tf_one_mds (__m128i y, __m128i y5b, __m128i yef)
 {
-  const __m128i z
-    = _mm_shuffle_epi8 (y, _mm_set1_epi64x ((long long) tf_one_mds_idx (0, 0)))
-      ^ _mm_shuffle_epi8 (y5b, _mm_set1_epi64x ((long long) tf_one_mds_idx (1, 0)))
-      ^ _mm_shuffle_epi8 (y5b, _mm_set1_epi64x ((long long) tf_one_mds_idx (1, 1)))
-      ^ _mm_shuffle_epi8 (yef, _mm_set1_epi64x ((long long) tf_one_mds_idx (2, 0)))
-      ^ _mm_shuffle_epi8 (yef, _mm_set1_epi64x ((long long) tf_one_mds_idx (2, 1)));
+  typedef simd_x86::X1 X1;
+  const __m128i z = X1::shuffle8 (y, X1::bcast64 (tf_one_mds_idx (0, 0)))
+                    ^ X1::shuffle8 (y5b, X1::bcast64 (tf_one_mds_idx (1, 0)))
+                    ^ X1::shuffle8 (y5b, X1::bcast64 (tf_one_mds_idx (1, 1)))
+                    ^ X1::shuffle8 (yef, X1::bcast64 (tf_one_mds_idx (2, 0)))
+                    ^ X1::shuffle8 (yef, X1::bcast64 (tf_one_mds_idx (2, 1)));
   uint64_t r;
   _mm_storel_epi64 ((__m128i *) &r, z);
   return r;
@@ -585,6 +505,8 @@ tf_crypt_one (const TWOFISH_context *ctx, unsigned char *out,
 }
 
 #ifdef __AVX2__
+namespace {
+
 /* The narrowest kernel of the avx2 and avx512 paths, with one block in
  * registers for the chained modes and the single-block functions (cipher-batch-modes.h's
  * crypt_one; twofish-simd.h's tf_crypt_one).  The eight S-box input
@@ -596,6 +518,9 @@ tf_crypt_one (const TWOFISH_context *ctx, unsigned char *out,
  * and blends only.  */
 struct tf_kernel_one_avx2 : twofish_simd<tf_vec128, TF_SBOX_ROWS>
 {
+  typedef simd_x86::X1 X1;
+  typedef simd_x86::Y2 Y2;
+
   struct tables
   {
     __m256i row[2][16];   /* Row H of s_2G (low lane) and s_2G+1 (high). */
@@ -604,50 +529,41 @@ struct tf_kernel_one_avx2 : twofish_simd<tf_vec128, TF_SBOX_ROWS>
   static TF_INLINE __m256i
   rows2 (const __m256i *row, __m256i p)
   {
-    const __m256i pf = p ^ _mm256_set1_epi8 ((char) 0x80);
+    const __m256i pf = p ^ Y2::set1_8 ((char) 0x80);
     __m256i r[8];
 #pragma GCC unroll 8
     for (int h = 0; h < 8; h++)
-      r[h] = _mm256_shuffle_epi8 (row[h], p)
-             | _mm256_shuffle_epi8 (row[h + 8], pf);
-    const __m256i m0 = _mm256_slli_epi16 (p, 3);
+      r[h] = Y2::shuffle8 (row[h], p) | Y2::shuffle8 (row[h + 8], pf);
+    const __m256i m0 = Y2::slli16<3> (p);
 #pragma GCC unroll 4
     for (int h = 0; h < 4; h++)
-      r[h] = _mm256_blendv_epi8 (r[2 * h], r[2 * h + 1], m0);
-    const __m256i m1 = _mm256_slli_epi16 (p, 2);
-    r[0] = _mm256_blendv_epi8 (r[0], r[1], m1);
-    r[1] = _mm256_blendv_epi8 (r[2], r[3], m1);
-    return _mm256_blendv_epi8 (r[0], r[1], _mm256_slli_epi16 (p, 1));
+      r[h] = Y2::blendv8 (r[2 * h], r[2 * h + 1], m0);
+    const __m256i m1 = Y2::slli16<2> (p);
+    r[0] = Y2::blendv8 (r[0], r[1], m1);
+    r[1] = Y2::blendv8 (r[2], r[3], m1);
+    return Y2::blendv8 (r[0], r[1], Y2::slli16<1> (p));
   }
 
   /* Bit 7 set in the bytes of position I (of 4) of the low qword.  */
-  static constexpr long long
+  static constexpr uint64_t
   pos_mask (int i)
   {
-    return (long long) ((0x80ull << (8 * i)) | (0x80ull << (8 * (i + 4))));
+    return (0x80ull << (8 * i)) | (0x80ull << (8 * (i + 4)));
   }
 
   static TF_INLINE uint64_t
   g2 (const tables &tb, uint32_t r0, uint32_t r1)
   {
-    const __m256i p = _mm256_set1_epi64x ((long long) tf_one_g_input (r0, r1));
+    const __m256i p = Y2::bcast64 (tf_one_g_input (r0, r1));
     const __m256i s01 = rows2 (tb.row[0], p), s23 = rows2 (tb.row[1], p);
-    __m128i y = _mm256_castsi256_si128 (s01);
-    y = _mm_blendv_epi8 (y, _mm256_extracti128_si256 (s01, 1),
-                         _mm_set1_epi64x (pos_mask (1)));
-    y = _mm_blendv_epi8 (y, _mm256_castsi256_si128 (s23),
-                         _mm_set1_epi64x (pos_mask (2)));
-    y = _mm_blendv_epi8 (y, _mm256_extracti128_si256 (s23, 1),
-                         _mm_set1_epi64x (pos_mask (3)));
+    __m128i y = Y2::lane0 (s01);
+    y = X1::blendv8 (y, Y2::last (s01), X1::bcast64 (pos_mask (1)));
+    y = X1::blendv8 (y, Y2::lane0 (s23), X1::bcast64 (pos_mask (2)));
+    y = X1::blendv8 (y, Y2::last (s23), X1::bcast64 (pos_mask (3)));
     const tf_simd_tables &t = tf_simd_tab;
-    const __m128i lo = y & _mm_set1_epi8 (15);
-    const __m128i hi = _mm_srli_epi16 (y, 4) & _mm_set1_epi8 (15);
-    const __m128i y5b
-      = _mm_shuffle_epi8 (_mm_load_si128 ((const __m128i *) t.mul_lo[1]), lo)
-        ^ _mm_shuffle_epi8 (_mm_load_si128 ((const __m128i *) t.mul_hi[1]), hi);
-    const __m128i yef
-      = _mm_shuffle_epi8 (_mm_load_si128 ((const __m128i *) t.mul_lo[2]), lo)
-        ^ _mm_shuffle_epi8 (_mm_load_si128 ((const __m128i *) t.mul_hi[2]), hi);
+    const __m128i lo = X1::nib_lo (y), hi = X1::nib_hi (y);
+    const __m128i y5b = look (t.mul_lo[1], lo) ^ look (t.mul_hi[1], hi);
+    const __m128i yef = look (t.mul_lo[2], lo) ^ look (t.mul_hi[2], hi);
     return tf_one_mds (y, y5b, yef);
   }
 
@@ -672,13 +588,15 @@ struct tf_kernel_one_avx2 : twofish_simd<tf_vec128, TF_SBOX_ROWS>
   }
 };
 
+} // namespace
+
 #endif
 
 /* CTX->sbox (twofish-internal.h) from the nibble kernel on Ops: s_I of
- * all 256 bytes, W at a time; CTX->ktab must be set.  Out of line and
- * ending with CLEAR (which zeroes registers GCC does not know about: no
- * caller value may live in a vector register across it, and none does
- * across a call).  */
+ * all 256 bytes, Ops::BYTES at a time; CTX->ktab must be set.  Out of
+ * line and ending with CLEAR (which zeroes registers GCC does not know
+ * about: no caller value may live in a vector register across it, and
+ * none does across a call).  */
 template <class Ops, void (*CLEAR) ()>
 struct tf_sbox_builder
 {
@@ -688,9 +606,9 @@ struct tf_sbox_builder
   static TF_INLINE void
   plane (TWOFISH_context *ctx)
   {
-    for (size_t c = 0; c < 256; c += Ops::W)
+    for (size_t c = 0; c < 256; c += Ops::BYTES)
       {
-        typename Ops::V y[3];
+        typename Ops::T y[3];
         K::template h_plane<FIRST, I> (ctx, Ops::load (tf_simd_tab.iota + c),
                                        y);
         Ops::store (ctx->sbox[I] + c, y[0]);
@@ -722,21 +640,19 @@ struct tf_sbox_builder
 
 #if defined (__AVX512VBMI__) && defined (__GFNI__)
 inline __attribute__ ((always_inline)) void
-tf_vec512_vbmi::sbox_mds (const uint8_t *tab, V x, V *y)
+tf_vec512_vbmi::sbox_mds (const uint8_t *tab, T x, T *y)
 {
   using twofish_detail::tf_gfni_mul;
-  const V t0 = _mm512_load_si512 ((const void *) tab);
-  const V t1 = _mm512_load_si512 ((const void *) (tab + 64));
-  const V t2 = _mm512_load_si512 ((const void *) (tab + 128));
-  const V t3 = _mm512_load_si512 ((const void *) (tab + 192));
-  const V lo = _mm512_permutex2var_epi8 (t0, x, t1);
-  const V hi = _mm512_permutex2var_epi8 (t2, x, t3);
-  const V s = _mm512_mask_blend_epi8 (_mm512_movepi8_mask (x), lo, hi);
+  const T t0 = _mm512_load_si512 ((const void *) tab);
+  const T t1 = _mm512_load_si512 ((const void *) (tab + 64));
+  const T t2 = _mm512_load_si512 ((const void *) (tab + 128));
+  const T t3 = _mm512_load_si512 ((const void *) (tab + 192));
+  const T lo = _mm512_permutex2var_epi8 (t0, x, t1);
+  const T hi = _mm512_permutex2var_epi8 (t2, x, t3);
+  const T s = blendv8 (lo, hi, x);
   y[0] = s;
-  y[1] = _mm512_gf2p8affine_epi64_epi8 (
-    s, _mm512_set1_epi64 ((long long) tf_gfni_mul (0x5b)), 0);
-  y[2] = _mm512_gf2p8affine_epi64_epi8 (
-    s, _mm512_set1_epi64 ((long long) tf_gfni_mul (0xef)), 0);
+  y[1] = affine<0> (s, bcast64 (tf_gfni_mul (0x5b)));
+  y[2] = affine<0> (s, bcast64 (tf_gfni_mul (0xef)));
 }
 #endif
 
