@@ -43,7 +43,8 @@
  *   Twofish   twofish-simd.h   twofish-{avx512,gfni-avx512,avx2}.cpp
  *                              (crypt_one)
  * (a higher ISA file calls a lower one's xmm kernel through
- * batch_called where both would compile it to the same code).
+ * batch_called where both would compile it to the same code; the
+ * Twofish AVX-512 files call the avx2 file's ymm and xmm kernels).
  * AES and Serpent have mode drivers of their own.
  */
 #ifndef GCIPHER_CIPHER_BATCH_MODES_H

@@ -2,10 +2,11 @@
  * and GFNI: batches of 32 blocks on zmm registers with the key-dependent
  * S-boxes as whole 256-byte tables in registers (VPERMI2B) and the MDS
  * multiples by GF2P8AFFINEQB (twofish-simd.h, TF_SBOX_VBMI), the rest
- * in batches of 16 (ymm) and 8 (xmm) with 16-byte rows of those tables
- * (TF_SBOX_ROWS).  Built with AVX-512
- * F/VL/BW/DQ/VBMI and GFNI in its own convenience library; used when
- * HWF_INTEL_GFNI and HWF_INTEL_AVX512 are present and the CPU has VBMI.
+ * in twofish-avx2.cpp's batches of 16 (ymm) and 8 (xmm) with 16-byte
+ * rows of those tables (TF_SBOX_ROWS; tf_avx2_ymm, tf_avx2_xmm).  Built
+ * with AVX-512 F/VL/BW/DQ/VBMI and GFNI in its own convenience library;
+ * used when HWF_INTEL_GFNI and HWF_INTEL_AVX512 are present and the CPU
+ * has VBMI.
  *
  * The S-box tables come from the nibble kernel itself at setkey
  * (tf_sbox_builder: s_i on all 256 inputs is h_plane on four registers
@@ -31,14 +32,15 @@ static_assert (twofish_simd<tf_vec512_vbmi, TF_SBOX_VBMI>::N
 
 namespace {
 
-/* The narrowest kernel of the path, with one block in registers for the
- * chained modes and the single-block functions (cipher-batch-modes.h's
- * crypt_one): the round structure of twofish.cpp's generic code on
- * 32-bit words, the eight S-box bytes of both g of a round in one
- * register, each byte position through its own s_i (VPERMI2B on the
- * whole tables, merged by position masks), the MDS by GF2P8AFFINEQB and
- * PSHUFB.  Constant time: register permutes and blends only.  */
-struct tf_kernel_one : twofish_simd<tf_vec128, TF_SBOX_ROWS>
+/* The narrowest kernel of the path: twofish-avx2.cpp's xmm batch, and
+ * one block in registers for the chained modes and the single-block
+ * functions (cipher-batch-modes.h's crypt_one): the round structure of
+ * twofish.cpp's generic code on 32-bit words, the eight S-box bytes of
+ * both g of a round in one register, each byte position through its own
+ * s_i (VPERMI2B on the whole tables, merged by position masks), the MDS
+ * by GF2P8AFFINEQB and PSHUFB.  Constant time: register permutes and
+ * blends only.  */
+struct tf_kernel_one : tf_avx2_xmm
 {
   struct tables
   {
@@ -91,7 +93,6 @@ _gcry_twofish_gfni_avx512_fill (cipher_bulk_ops *bulk, TWOFISH_context *ctx)
   tf_sbox_builder<tf_vec512, vec_clear_zmm>::build (ctx);
   typedef batch_modes<vec_clear_zmm,
                       twofish_simd<tf_vec512_vbmi, TF_SBOX_VBMI>,
-                      twofish_simd<tf_vec256, TF_SBOX_ROWS>,
-                      tf_kernel_one> modes;
+                      tf_avx2_ymm, tf_kernel_one> modes;
   modes::fill (bulk, &ctx->encrypt1, &ctx->decrypt1);
 }

@@ -281,4 +281,12 @@ void _gcry_twofish_gfni_avx512_fill (cipher_bulk_ops *bulk,
  * AVX-512 so far has it).  In twofish-avx2.cpp.  */
 int _gcry_twofish_have_vbmi (void);
 
+/* twofish-avx2.cpp's kernels for NB blocks, NB 16 (ymm), 8 (xmm) or 1
+ * (one block in registers), which the AVX-512 paths call as well
+ * (twofish-simd.h's tf_avx2_ymm and tf_avx2_one, cipher-batch-modes.h's
+ * batch_called).  */
+template <size_t NB, bool DECRYPT>
+void _gcry_twofish_avx2_blk (const void *ctx, unsigned char *out,
+                             const unsigned char *in);
+
 #endif /* GCIPHER_TWOFISH_INTERNAL_H */

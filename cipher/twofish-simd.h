@@ -51,6 +51,7 @@
 #include "bufhelp.h"
 #include "vec-clear-x86.h"
 #include "simd-x86.h"
+#include "cipher-batch-modes.h"
 
 #define TF_INLINE inline __attribute__ ((always_inline))
 
@@ -507,15 +508,15 @@ tf_crypt_one (const TWOFISH_context *ctx, unsigned char *out,
 #ifdef __AVX2__
 namespace {
 
-/* The narrowest kernel of the avx2 and avx512 paths, with one block in
- * registers for the chained modes and the single-block functions (cipher-batch-modes.h's
- * crypt_one; twofish-simd.h's tf_crypt_one).  The eight S-box input
- * bytes of a round sit in the low qword of both lanes of a ymm, and a
- * lane's PSHUFB takes its own table: two ymm S-box lookups (the rows of
- * twofish-simd.h's TF_SBOX_ROWS) give s_0 and s_1, s_2 and s_3 of all
- * eight bytes, and blends on byte-position masks keep s_i at position i.
- * The MDS multiples by nibble tables.  Constant time: register shuffles
- * and blends only.  */
+/* One block in registers for the chained modes and the single-block
+ * functions of the avx2 and avx512 paths (cipher-batch-modes.h's
+ * crypt_one of tf_avx2_one below, built in twofish-avx2.cpp;
+ * tf_crypt_one above).  The eight S-box input bytes of a round sit in
+ * the low qword of both lanes of a ymm, and a lane's PSHUFB takes its
+ * own table: two ymm S-box lookups (the rows of TF_SBOX_ROWS) give s_0
+ * and s_1, s_2 and s_3 of all eight bytes, and blends on byte-position
+ * masks keep s_i at position i.  The MDS multiples by nibble tables.
+ * Constant time: register shuffles and blends only.  */
 struct tf_kernel_one_avx2 : twofish_simd<tf_vec128, TF_SBOX_ROWS>
 {
   typedef simd_x86::X1 X1;
@@ -567,9 +568,11 @@ struct tf_kernel_one_avx2 : twofish_simd<tf_vec128, TF_SBOX_ROWS>
     return tf_one_mds (y, y5b, yef);
   }
 
+  /* One block from IN to OUT (may be equal): twofish-avx2.cpp's
+   * _gcry_twofish_avx2_blk<1, DECRYPT>.  */
   template <bool DECRYPT>
-  static __attribute__ ((noinline)) void
-  crypt_one (const void *c, unsigned char *out, const unsigned char *in)
+  static TF_INLINE void
+  crypt_one_body (const void *c, unsigned char *out, const unsigned char *in)
   {
     const TWOFISH_context *ctx = (const TWOFISH_context *) c;
     tables tb;
@@ -589,6 +592,30 @@ struct tf_kernel_one_avx2 : twofish_simd<tf_vec128, TF_SBOX_ROWS>
 };
 
 } // namespace
+
+/* ---- twofish-avx2.cpp's narrow kernels, shared by every path ----
+ * The ymm and xmm batches (twofish_simd<tf_vec256 / tf_vec128,
+ * TF_SBOX_ROWS>) and tf_kernel_one_avx2's one block are built once, in
+ * twofish-avx2.cpp with AVX2, as _gcry_twofish_avx2_blk<16 / 8 / 1,
+ * DECRYPT>, and the AVX-512 files chain their zmm batches with the same
+ * functions (every CPU with AVX-512 has AVX2): copies of their own would
+ * add about 86 KB of code for the tails below 32 blocks and the chained
+ * modes.  */
+template <class K>
+using tf_avx2_called
+  = batch_called<K, _gcry_twofish_avx2_blk<K::N, false>,
+                 _gcry_twofish_avx2_blk<K::N, true> >;
+
+typedef tf_avx2_called<twofish_simd<tf_vec256, TF_SBOX_ROWS> > tf_avx2_ymm;
+typedef tf_avx2_called<twofish_simd<tf_vec128, TF_SBOX_ROWS> > tf_avx2_xmm;
+
+/* The xmm batch with tf_kernel_one_avx2's one block: the narrowest
+ * kernel of the avx2 and avx512 paths.  */
+typedef batch_called_one<twofish_simd<tf_vec128, TF_SBOX_ROWS>,
+                         _gcry_twofish_avx2_blk<tf_avx2_xmm::N, false>,
+                         _gcry_twofish_avx2_blk<tf_avx2_xmm::N, true>,
+                         _gcry_twofish_avx2_blk<1, false>,
+                         _gcry_twofish_avx2_blk<1, true> > tf_avx2_one;
 
 #endif
 
