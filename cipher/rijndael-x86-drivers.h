@@ -229,6 +229,26 @@ store_key (const unsigned char *k, typename V::T kl)
     return kl;
 }
 
+/* The last round of N registers whose output is E(X_i) ^ IN_i (CFB
+ * decryption, CTR): the XOR with the data folded into the last round key
+ * (AESENCLAST (X_i, IN_i ^ K_ROUNDS), FIPS-197 5.1.4 makes AddRoundKey a
+ * plain XOR), block i stored to OUT + 16 * W * i.  KLAST is K_ROUNDS in
+ * the context, KL the same broadcast (see store_key).  IN == OUT works:
+ * each IN_i is read just before OUT_i is written.  */
+template <class V, int N>
+AESX86_INLINE void
+enclast_xor_store (const unsigned char *klast, typename V::T kl,
+                   const typename V::T *x, const unsigned char *in,
+                   unsigned char *out)
+{
+  constexpr int S = 16 * V::W;
+  AESX86_UNROLL
+  for (int i = 0; i < N; i++)
+    V::store (out + S * i,
+              V::enclast (x[i], V::xor_ (V::load (in + S * i),
+                                        store_key<V> (klast, kl))));
+}
+
 /* Lane l of the result: (0, (BASE + l) << 56), the 64-bit addend that
  * steps byte 15 of a big-endian counter block by BASE + l.  */
 template <class VT>
@@ -557,11 +577,7 @@ struct drivers
         prev = X1::load (in + S * N - 16);
         middle_rounds<V, ROUNDS, N, false> (k, x);
         const typename V::T kl = V::key (k[ROUNDS]);
-        AESX86_UNROLL
-        for (int i = 0; i < N; i++)
-          V::store (out + S * i,
-                    V::enclast (x[i], V::xor_ (V::load (in + S * i),
-                                              store_key<V> (k[ROUNDS], kl))));
+        enclast_xor_store<V, N> (k[ROUNDS], kl, x, in, out);
         in += S * N;
         out += S * N;
       });
@@ -664,11 +680,7 @@ struct drivers
         low = (low + NB) & 0xffu;
         const typename V::T kl
           = rounds_but_last<V, ROUNDS, N, false, kreg> (k, kr, x);
-        AESX86_UNROLL
-        for (int i = 0; i < N; i++)
-          V::store (out + S * i,
-                    V::enclast (x[i], V::xor_ (V::load (in + S * i),
-                                              store_key<V> (k[ROUNDS], kl))));
+        enclast_xor_store<V, N> (k[ROUNDS], kl, x, in, out);
         in += S * N;
         out += S * N;
       });
@@ -721,11 +733,7 @@ struct drivers
         c = X1::add32 (c, ctr32le_addend<X1> (NB));
         middle_rounds<V, ROUNDS, N, false> (k, x);
         const typename V::T kl = V::key (k[ROUNDS]);
-        AESX86_UNROLL
-        for (int i = 0; i < N; i++)
-          V::store (out + S * i,
-                    V::enclast (x[i], V::xor_ (V::load (in + S * i),
-                                              store_key<V> (k[ROUNDS], kl))));
+        enclast_xor_store<V, N> (k[ROUNDS], kl, x, in, out);
         in += S * N;
         out += S * N;
       });
