@@ -163,8 +163,9 @@ struct batch_chain<K, K2, Rest...>
  * path must imply the CPU features of the callee's file (its hwf bits a
  * superset); the algorithm's internal header declares the exported
  * functions.  A direct call to a hidden function: no PLT, and the
- * exported function jumps to the kernel, so its frame is the kernel's
- * (BURN unchanged).  */
+ * exported function jumps to the kernel (or, for an inline kernel, is
+ * it), so its frame is the kernel's (BURN unchanged).  Every kernel
+ * shared between ISA files is exported this way.  */
 typedef void batch_kernel_fn (const void *ctx, unsigned char *out,
                               const unsigned char *in);
 

@@ -6,12 +6,11 @@
  * come from the nibble kernel at setkey.  The chained modes and single
  * blocks run one block in registers (twofish-simd.h's
  * tf_kernel_one_avx2).  These three kernels serve the AVX-512 paths too
- * (_gcry_twofish_avx2_blk, twofish-simd.h's tf_avx2_ymm and
- * tf_avx2_one).  Built with -mavx2 in its own convenience library; used
+ * (_gcry_twofish_avx2_blk16 / blk8 / blk1, twofish-simd.h's
+ * tf_avx2_ymm, tf_avx2_xmm and tf_avx2_one).  Built with -mavx2 in its own convenience library; used
  * when HWF_INTEL_AVX2 is present.
  */
 #include <config.h>
-#include <type_traits>
 #include "twofish-simd.h"
 #include "cipher-batch-modes.h"
 
@@ -20,38 +19,16 @@ using namespace twofish_detail;
 static_assert (tf_avx2_ymm::N == TWOFISH_AVX2_LANES);
 
 /* The ymm and xmm batches and the one block of every path
- * (twofish-simd.h's tf_avx2_ymm and tf_avx2_one): twofish_simd's
- * crypt_blocks and tf_kernel_one_avx2's crypt_one, built here once.
- * Each function has the kernel's body itself, not a jump to the kernel
- * (cipher-batch-modes.h's BATCH_KERNEL_EXPORT): GCC orders the code of
- * the local kernel differently.  */
-template <size_t NB, bool DECRYPT>
-__attribute__ ((noinline)) void
-_gcry_twofish_avx2_blk (const void *c, unsigned char *out,
-                        const unsigned char *in)
-{
-  if constexpr (NB == 1)
-    tf_kernel_one_avx2::crypt_one_body<DECRYPT> (c, out, in);
-  else
-    {
-      typedef std::conditional_t<NB == tf_avx2_ymm::N, tf_vec256, tf_vec128>
-        Ops;
-      typedef twofish_simd<Ops, TF_SBOX_ROWS> K;
-      static_assert (NB == K::N);
-      const TWOFISH_context *ctx = (const TWOFISH_context *) c;
-      if (ctx->k == 4)
-        K::template crypt<DECRYPT, 0> (ctx, out, in);
-      else
-        K::template crypt<DECRYPT, 2> (ctx, out, in);
-    }
-}
-
-template batch_kernel_fn _gcry_twofish_avx2_blk<tf_avx2_ymm::N, false>;
-template batch_kernel_fn _gcry_twofish_avx2_blk<tf_avx2_ymm::N, true>;
-template batch_kernel_fn _gcry_twofish_avx2_blk<tf_avx2_xmm::N, false>;
-template batch_kernel_fn _gcry_twofish_avx2_blk<tf_avx2_xmm::N, true>;
-template batch_kernel_fn _gcry_twofish_avx2_blk<1, false>;
-template batch_kernel_fn _gcry_twofish_avx2_blk<1, true>;
+ * (twofish-simd.h's tf_avx2_ymm, tf_avx2_xmm and tf_avx2_one), built
+ * here once and exported for the AVX-512 files (cipher-batch-modes.h's
+ * BATCH_KERNEL_EXPORT: a jump to the batch kernel; the one-block kernel
+ * is inline, so its exported function holds its body).  */
+typedef twofish_simd<tf_vec256, TF_SBOX_ROWS> tf_kernel_ymm;
+typedef twofish_simd<tf_vec128, TF_SBOX_ROWS> tf_kernel_xmm;
+static_assert (tf_kernel_ymm::N == 16 && tf_kernel_xmm::N == 8);
+BATCH_KERNEL_EXPORT (_gcry_twofish_avx2_blk16, tf_kernel_ymm)
+BATCH_KERNEL_EXPORT (_gcry_twofish_avx2_blk8, tf_kernel_xmm)
+BATCH_KERNEL_EXPORT_ONE (_gcry_twofish_avx2_blk1, tf_kernel_one_avx2)
 
 void
 _gcry_twofish_avx2_fill (cipher_bulk_ops *bulk, TWOFISH_context *ctx)

@@ -281,12 +281,18 @@ void _gcry_twofish_gfni_avx512_fill (cipher_bulk_ops *bulk,
  * AVX-512 so far has it).  In twofish-avx2.cpp.  */
 int _gcry_twofish_have_vbmi (void);
 
-/* twofish-avx2.cpp's kernels for NB blocks, NB 16 (ymm), 8 (xmm) or 1
- * (one block in registers), which the AVX-512 paths call as well
- * (twofish-simd.h's tf_avx2_ymm and tf_avx2_one, cipher-batch-modes.h's
- * batch_called).  */
-template <size_t NB, bool DECRYPT>
-void _gcry_twofish_avx2_blk (const void *ctx, unsigned char *out,
-                             const unsigned char *in);
+/* twofish-avx2.cpp's kernels, which the AVX-512 paths call as well
+ * (twofish-simd.h's tf_avx2_ymm, tf_avx2_xmm and tf_avx2_one,
+ * cipher-batch-modes.h's batch_called): 16 blocks (ymm), 8 (xmm) or one
+ * block in registers, from IN to OUT (may be equal).  */
+#define TWOFISH_AVX2_KERNEL(NAME)                                       \
+  void NAME##_enc (const void *ctx, unsigned char *out,                 \
+                   const unsigned char *in);                            \
+  void NAME##_dec (const void *ctx, unsigned char *out,                 \
+                   const unsigned char *in);
+TWOFISH_AVX2_KERNEL (_gcry_twofish_avx2_blk16)
+TWOFISH_AVX2_KERNEL (_gcry_twofish_avx2_blk8)
+TWOFISH_AVX2_KERNEL (_gcry_twofish_avx2_blk1)
+#undef TWOFISH_AVX2_KERNEL
 
 #endif /* GCIPHER_TWOFISH_INTERNAL_H */

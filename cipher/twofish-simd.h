@@ -569,10 +569,10 @@ struct tf_kernel_one_avx2 : twofish_simd<tf_vec128, TF_SBOX_ROWS>
   }
 
   /* One block from IN to OUT (may be equal): twofish-avx2.cpp's
-   * _gcry_twofish_avx2_blk<1, DECRYPT>.  */
+   * _gcry_twofish_avx2_blk1_enc / _dec.  */
   template <bool DECRYPT>
   static TF_INLINE void
-  crypt_one_body (const void *c, unsigned char *out, const unsigned char *in)
+  crypt_one (const void *c, unsigned char *out, const unsigned char *in)
   {
     const TWOFISH_context *ctx = (const TWOFISH_context *) c;
     tables tb;
@@ -596,26 +596,25 @@ struct tf_kernel_one_avx2 : twofish_simd<tf_vec128, TF_SBOX_ROWS>
 /* ---- twofish-avx2.cpp's narrow kernels, shared by every path ----
  * The ymm and xmm batches (twofish_simd<tf_vec256 / tf_vec128,
  * TF_SBOX_ROWS>) and tf_kernel_one_avx2's one block are built once, in
- * twofish-avx2.cpp with AVX2, as _gcry_twofish_avx2_blk<16 / 8 / 1,
- * DECRYPT>, and the AVX-512 files chain their zmm batches with the same
- * functions (every CPU with AVX-512 has AVX2): copies of their own would
- * add about 86 KB of code for the tails below 32 blocks and the chained
- * modes.  */
-template <class K>
-using tf_avx2_called
-  = batch_called<K, _gcry_twofish_avx2_blk<K::N, false>,
-                 _gcry_twofish_avx2_blk<K::N, true> >;
-
-typedef tf_avx2_called<twofish_simd<tf_vec256, TF_SBOX_ROWS> > tf_avx2_ymm;
-typedef tf_avx2_called<twofish_simd<tf_vec128, TF_SBOX_ROWS> > tf_avx2_xmm;
+ * twofish-avx2.cpp with AVX2, as _gcry_twofish_avx2_blk16 / blk8 / blk1
+ * (twofish-internal.h), and the AVX-512 files chain their zmm batches
+ * with the same functions (every CPU with AVX-512 has AVX2): copies of
+ * their own would add about 86 KB of code for the tails below 32 blocks
+ * and the chained modes.  */
+typedef batch_called<twofish_simd<tf_vec256, TF_SBOX_ROWS>,
+                     _gcry_twofish_avx2_blk16_enc,
+                     _gcry_twofish_avx2_blk16_dec> tf_avx2_ymm;
+typedef batch_called<twofish_simd<tf_vec128, TF_SBOX_ROWS>,
+                     _gcry_twofish_avx2_blk8_enc,
+                     _gcry_twofish_avx2_blk8_dec> tf_avx2_xmm;
 
 /* The xmm batch with tf_kernel_one_avx2's one block: the narrowest
  * kernel of the avx2 and avx512 paths.  */
 typedef batch_called_one<twofish_simd<tf_vec128, TF_SBOX_ROWS>,
-                         _gcry_twofish_avx2_blk<tf_avx2_xmm::N, false>,
-                         _gcry_twofish_avx2_blk<tf_avx2_xmm::N, true>,
-                         _gcry_twofish_avx2_blk<1, false>,
-                         _gcry_twofish_avx2_blk<1, true> > tf_avx2_one;
+                         _gcry_twofish_avx2_blk8_enc,
+                         _gcry_twofish_avx2_blk8_dec,
+                         _gcry_twofish_avx2_blk1_enc,
+                         _gcry_twofish_avx2_blk1_dec> tf_avx2_one;
 
 #endif
 
