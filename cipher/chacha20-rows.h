@@ -62,15 +62,18 @@ blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
 {
   typedef typename V::T vec;
   const uint64_t total = nblocks;
-  const vec s0 = V::bcast_mem (state), s1 = V::bcast_mem (state + 4);
-  const vec s2 = V::bcast_mem (state + 8), s3 = V::bcast_mem (state + 12);
-  vec a[CHAINS], b[CHAINS], c[CHAINS], d[CHAINS], d0[CHAINS];
-  _Pragma ("GCC unroll 4")
-  for (int k = 0; k < CHAINS; k++)
-    {
-      a[k] = s0; b[k] = s1; c[k] = s2;
-      d0[k] = d[k] = V::add64 (s3, V::lanes64 (k * V::W));
-    }
+  vec a[CHAINS], b[CHAINS], c[CHAINS], d[CHAINS];
+  {
+    const vec s3 = V::bcast_mem (state + 12);
+    _Pragma ("GCC unroll 4")
+    for (int k = 0; k < CHAINS; k++)
+      {
+        a[k] = V::bcast_mem (state);
+        b[k] = V::bcast_mem (state + 4);
+        c[k] = V::bcast_mem (state + 8);
+        d[k] = V::add64 (s3, V::lanes64 (k * V::W));
+      }
+  }
   for (int r = 0; r < 10; r++)
     {
       _Pragma ("GCC unroll 4")
@@ -103,6 +106,14 @@ blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
         asm ("" : "+v" (a[k]), "+v" (b[k]), "+v" (c[k]), "+v" (d[k]));
 #endif
     }
+  /* The feed-forward reads STATE again (the pointer hidden from the
+   * optimiser): the input rows kept across the rounds would not fit the
+   * sixteen ymm registers beside two chains, and spilled they would
+   * leave key words in the frame.  */
+  const uint32_t *st = state;
+  asm ("" : "+r" (st));
+  const vec s0 = V::bcast_mem (st), s1 = V::bcast_mem (st + 4);
+  const vec s2 = V::bcast_mem (st + 8), s3 = V::bcast_mem (st + 12);
   /* Unrolled, so a[k]..d[k] stay registers (a loop over K would keep
    * them in a stack array: keystream in the frame).  */
   _Pragma ("GCC unroll 4")
@@ -112,7 +123,8 @@ blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
         break;
       size_t n = nblocks < (size_t) V::W ? nblocks : V::W;
       V::store (out, in, V::add32 (a[k], s0), V::add32 (b[k], s1),
-                V::add32 (c[k], s2), V::add32 (d[k], d0[k]), n);
+                V::add32 (c[k], s2),
+                V::add32 (d[k], V::add64 (s3, V::lanes64 (k * V::W))), n);
       out += 64 * n;
       in += 64 * n;
       nblocks -= n;
