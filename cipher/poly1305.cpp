@@ -336,6 +336,11 @@ _gcry_poly1305_init (poly1305_context *ctx, const unsigned char *key)
 #ifdef POLY1305_USE_SIMD
   ctx->path = (unsigned int) cipher_impl_choose (
       _gcry_poly1305_impls, _gcry_get_hw_features (), poly1305_cpu_has);
+  /* SIMD holds key powers only while SIMD_READY is set (a message that
+   * was never finished); so _gcry_poly1305_finish can leave it alone
+   * when it is clear.  */
+  if (ctx->simd_ready)
+    wipememory (&ctx->simd, sizeof ctx->simd);
   ctx->simd_ready = 0;
 #endif
 }
@@ -403,5 +408,15 @@ _gcry_poly1305_finish (poly1305_context *ctx, unsigned char *tag)
       poly1305_blocks (ctx, ctx->buf, 1, 0);
     }
   poly1305_tag (ctx, tag);
+#ifdef POLY1305_USE_SIMD
+  /* The vector paths' key powers (576 bytes) only if a bulk call made
+   * them (the length of the message decides, which is public): a
+   * short message does not pay for wiping them.  */
+  if (ctx->simd_ready)
+    wipememory (&ctx->simd, sizeof ctx->simd);
+  /* A constant size: a few vector stores rather than a string store.  */
+  wipememory (ctx, offsetof (poly1305_context, simd));
+#else
   wipememory (ctx, sizeof *ctx);
+#endif
 }

@@ -103,7 +103,9 @@ struct poly1305_context
    * AVX-512 path, p26[2][9][4] = radix-2^26 limbs of r^8..r^1 and their
    * multiples by 5 for the AVX2 one, n26[2][9][4] = 32-bit radix-2^26
    * limbs of r^4..r^1 and their multiples by 5 for the NEON one.
-   * Secret, wiped with the context.  */
+   * Secret: set only while simd_ready is, and wiped with it (by
+   * _gcry_poly1305_finish, or by the next _gcry_poly1305_init for a
+   * message never finished).  */
   union
   {
     uint64_t p44[2][3][8];
