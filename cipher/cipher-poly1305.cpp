@@ -198,7 +198,7 @@ poly1305_authenticate (gcry_cipher_hd_t c, const unsigned char *abuf,
       return GPG_ERR_INV_LENGTH;
     }
   _gcry_poly1305_update (&st->mac, abuf, abuflen);
-  _gcry_burn_stack (POLY1305_BURN_DEPTH);
+  _gcry_burn_stack (POLY1305_UPDATE_BURN_DEPTH (abuflen));
   return GPG_ERR_NO_ERROR;
 }
 
@@ -246,10 +246,13 @@ poly1305_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       return GPG_ERR_INV_LENGTH;
     }
   constexpr size_t CHUNK = 4096;
-  unsigned int depth = POLY1305_BURN_DEPTH;
+  /* The scalar Poly1305 code at least (aad_finish above, the powers
+   * below); raised to what ran.  */
+  unsigned int depth = POLY1305_SCALAR_BURN_DEPTH;
   /* N bytes through ChaCha20 and Poly1305 one after the other.  */
   auto crypt_run = [&] (size_t n) {
-    unsigned int d;
+    unsigned int d = POLY1305_UPDATE_BURN_DEPTH (n);
+    depth = d > depth ? d : depth;
     if (encrypt)
       {
         d = c->spec->stencrypt (c->ctx, out, in, n);

@@ -51,6 +51,12 @@
  * blocks, which no vector path takes (frames of saved registers and a
  * few words; t-hygiene checks it on every target).  */
 #define POLY1305_SCALAR_BURN_DEPTH 256
+/* The depth to burn after _gcry_poly1305_update of LEN bytes: fewer
+ * than eight whole blocks even with a partial block pending run scalar
+ * code only.  */
+#define POLY1305_UPDATE_BURN_DEPTH(len)                                   \
+  ((len) < 8 * POLY1305_BLOCKSIZE - (POLY1305_BLOCKSIZE - 1)              \
+   ? POLY1305_SCALAR_BURN_DEPTH : POLY1305_BURN_DEPTH)
 
 #ifdef __SIZEOF_INT128__
 # define POLY1305_RADIX44 1
