@@ -413,7 +413,16 @@ _gcry_poly1305_finish (poly1305_context *ctx, unsigned char *tag)
    * them (the length of the message decides, which is public): a
    * short message does not pay for wiping them.  */
   if (ctx->simd_ready)
-    wipememory (&ctx->simd, sizeof ctx->simd);
+    {
+      /* Three constant-size wipes (wipememory's unrolled stores): one
+       * wipe of 576 bytes is a string store, about 12 ns on AMD Zen 4
+       * at the end of every message.  */
+      static_assert (sizeof ctx->simd == 3 * 192, "simd size");
+      unsigned char *p = reinterpret_cast<unsigned char *> (&ctx->simd);
+      wipememory (p, 192);
+      wipememory (p + 192, 192);
+      wipememory (p + 384, 192);
+    }
   /* A constant size: a few vector stores rather than a string store.  */
   wipememory (ctx, offsetof (poly1305_context, simd));
 #else
