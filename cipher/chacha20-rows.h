@@ -8,9 +8,9 @@
  * words 4r..4r+3) of one block, so four registers a, b, c, d hold whole
  * blocks, one per 128-bit lane: one block in an xmm register, two in a
  * ymm, four in a zmm.  A column round is the quarter round on the four
- * registers; the diagonal round is the same after rotating rows b, c, d
- * left by 1, 2, 3 words inside every lane (pshufd), rotated back after
- * it (RFC 8439 2.1, 2.3).  Lanes differ only in the 64-bit block counter
+ * registers; the diagonal round is the same after rotating rows a, c, d
+ * by -1, 1, 2 words inside every lane (pshufd), rotated back after it
+ * (RFC 8439 2.1, 2.3).  Lanes differ only in the 64-bit block counter
  * (chacha20-internal.h), the low 64 bits of row d: lane k adds k with a
  * 64-bit add, carry included.
  *
@@ -79,12 +79,17 @@ blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
       _Pragma ("GCC unroll 4")
       for (int k = 0; k < CHAINS; k++)
         quarter_rows<V> (a[k], b[k], c[k], d[k]);
+      /* The diagonals as columns: lane j gets a_(j-1), b_j, c_(j+1),
+       * d_(j+2) (lane 1: words 0, 5, 10, 15).  Row b, the last one a
+       * quarter round computes and the first the next one reads (a +=
+       * b), stays in place, so no shuffle is on the rounds' dependency
+       * chain.  */
       _Pragma ("GCC unroll 4")
       for (int k = 0; k < CHAINS; k++)
         {
-          b[k] = V::template shuffle32<0x39> (b[k]);   /* Left by 1 word.  */
-          c[k] = V::template shuffle32<0x4e> (c[k]);   /* By 2.  */
-          d[k] = V::template shuffle32<0x93> (d[k]);   /* By 3.  */
+          a[k] = V::template shuffle32<0x93> (a[k]);   /* Right by 1.  */
+          c[k] = V::template shuffle32<0x39> (c[k]);   /* Left by 1.  */
+          d[k] = V::template shuffle32<0x4e> (d[k]);   /* By 2.  */
         }
       _Pragma ("GCC unroll 4")
       for (int k = 0; k < CHAINS; k++)
@@ -92,9 +97,9 @@ blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
       _Pragma ("GCC unroll 4")
       for (int k = 0; k < CHAINS; k++)
         {
-          b[k] = V::template shuffle32<0x93> (b[k]);
-          c[k] = V::template shuffle32<0x4e> (c[k]);
-          d[k] = V::template shuffle32<0x39> (d[k]);
+          a[k] = V::template shuffle32<0x39> (a[k]);
+          c[k] = V::template shuffle32<0x93> (c[k]);
+          d[k] = V::template shuffle32<0x4e> (d[k]);
         }
 #ifdef __x86_64__
       /* Every chain's rows in registers from one double round to the
