@@ -57,101 +57,94 @@ rol (__m256i x)
 }
 
 /* One double round (RFC 8439 2.1, 2.3: the column round, then the
- * diagonal one) on eight blocks, in assembly.  Sixteen state words
- * fill the sixteen ymm registers and the rotations by 12 and 7 need one
- * more (shift, shift, or); compiled from intrinsics GCC spilled about
- * 26 registers per double round.  Here words 12 and 14 live in
- * SCRATCH and the other fourteen in registers: each pair of quarter
- * rounds touches exactly one of those two (rows d of the pairs are
- * {12, 13}, {14, 15}, {15, 12}, {13, 14}), loads it into ymm14 and
- * stores it back, ymm15 being the rotations' temporary: two memory
- * operations per pair.  Rotations by 16 and 8 are vpshufb with the
- * tables in SCRATCH.  (An asm statement takes at most 30 operands, an
- * in-out one counting twice: fourteen registers and the pointer.)
- * SCRATCH holds round state, in the caller's frame, burned with it.  */
+ * diagonal one) on eight blocks, a pair of quarter rounds per assembly
+ * statement.  Sixteen state words and the rotations' temporary are one
+ * register more than the sixteen ymm registers (compiled from
+ * intrinsics GCC spilled about 26 of them per double round), so one
+ * word waits in SCRATCH: word 15 during the pairs that do not touch it
+ * (3, then 0 of the next double round), word 8 during pairs 1 and 2.
+ * Each pair thus has a word it does not use, whose register is free for
+ * the temporary, and a double round moves two words to and from memory
+ * (four memory operations), each stored two pairs before it is read
+ * back (off the dependency chain).  Rotations by 16 and 8 are vpshufb
+ * with the tables in SCRATCH.  Each statement names only the eight
+ * words it changes; GCC keeps the others where they are.  SCRATCH holds
+ * round state, in the caller's frame, burned with it.  */
 struct alignas (32) chacha_scratch
 {
-  __m256i w12, w14, r16, r8;
+  volatile __m256i w8, w15;
+  __m256i r16, r8;
 };
+/* The assembly reads the tables at these offsets.  */
+static_assert (offsetof (chacha_scratch, r16) == 64
+               && offsetof (chacha_scratch, r8) == 96, "scratch layout");
 
 #ifdef __x86_64__
-#define CHACHA_ADD(a, b) "vpaddd " b ", " a ", " a "\n\t"
-#define CHACHA_XOR(d, a) "vpxor " a ", " d ", " d "\n\t"
-#define CHACHA_ROTB(d, off) "vpshufb " off "(%[p]), " d ", " d "\n\t"
+#define CHACHA_ADD(a, b) "vpaddd %[" b "], %[" a "], %[" a "]\n\t"
+#define CHACHA_XOR(d, a) "vpxor %[" a "], %[" d "], %[" d "]\n\t"
+#define CHACHA_ROTB(d, off) "vpshufb " off "(%[p]), %[" d "], %[" d "]\n\t"
 #define CHACHA_ROTS(b, n) \
-  "vpslld $" #n ", " b ", %%ymm15\n\t" \
-  "vpsrld $(32 - " #n "), " b ", " b "\n\t" \
-  "vpor %%ymm15, " b ", " b "\n\t"
-/* Quarter rounds (A, B, C, D) and (E, F, G, H) side by side.  */
-#define CHACHA_QR2(a, b, c, d, e, f, g, h) \
-  CHACHA_ADD (a, b) CHACHA_ADD (e, f) \
-  CHACHA_XOR (d, a) CHACHA_XOR (h, e) \
-  CHACHA_ROTB (d, "64") CHACHA_ROTB (h, "64") \
-  CHACHA_ADD (c, d) CHACHA_ADD (g, h) \
-  CHACHA_XOR (b, c) CHACHA_XOR (f, g) \
-  CHACHA_ROTS (b, 12) CHACHA_ROTS (f, 12) \
-  CHACHA_ADD (a, b) CHACHA_ADD (e, f) \
-  CHACHA_XOR (d, a) CHACHA_XOR (h, e) \
-  CHACHA_ROTB (d, "96") CHACHA_ROTB (h, "96") \
-  CHACHA_ADD (c, d) CHACHA_ADD (g, h) \
-  CHACHA_XOR (b, c) CHACHA_XOR (f, g) \
-  CHACHA_ROTS (b, 7) CHACHA_ROTS (f, 7)
-#define CHACHA_LOAD(off) "vmovdqa " off "(%[p]), %%ymm14\n\t"
-#define CHACHA_STORE(off) "vmovdqa %%ymm14, " off "(%[p])\n\t"
-#define W12 "%%ymm14"
-#define W14 "%%ymm14"
+  "vpslld $" #n ", %[" b "], %[t]\n\t" \
+  "vpsrld $(32 - " #n "), %[" b "], %[" b "]\n\t" \
+  "vpor %[t], %[" b "], %[" b "]\n\t"
+/* Quarter rounds (a, b, c, d) and (e, f, g, h) side by side.  */
+#define CHACHA_QR2 \
+  CHACHA_ADD ("a", "b") CHACHA_ADD ("e", "f") \
+  CHACHA_XOR ("d", "a") CHACHA_XOR ("h", "e") \
+  CHACHA_ROTB ("d", "64") CHACHA_ROTB ("h", "64") \
+  CHACHA_ADD ("c", "d") CHACHA_ADD ("g", "h") \
+  CHACHA_XOR ("b", "c") CHACHA_XOR ("f", "g") \
+  CHACHA_ROTS ("b", 12) CHACHA_ROTS ("f", 12) \
+  CHACHA_ADD ("a", "b") CHACHA_ADD ("e", "f") \
+  CHACHA_XOR ("d", "a") CHACHA_XOR ("h", "e") \
+  CHACHA_ROTB ("d", "96") CHACHA_ROTB ("h", "96") \
+  CHACHA_ADD ("c", "d") CHACHA_ADD ("g", "h") \
+  CHACHA_XOR ("b", "c") CHACHA_XOR ("f", "g") \
+  CHACHA_ROTS ("b", 7) CHACHA_ROTS ("f", 7)
 
-/* The pair of quarter rounds (A..D, E..H) on X, one statement each
- * (the same fourteen register operands and the pointer: GCC keeps the
- * registers in place between them).  The statement writes words 12
- * and 14 in *P but tells GCC only that it reads *P (thirty operands at
- * most; a "memory" clobber would make GCC keep the stitched Poly1305
- * state in memory across every statement); blocks8 marks *P written
- * after its rounds, before reading the words back.  */
-#define CHACHA_PAIR(pre, a, b, c, d, e, f, g, h, post) \
-  asm (pre CHACHA_QR2 (a, b, c, d, e, f, g, h) post \
-       : [x0] "+x" (x[0]), [x1] "+x" (x[1]), [x2] "+x" (x[2]), \
-         [x3] "+x" (x[3]), [x4] "+x" (x[4]), [x5] "+x" (x[5]), \
-         [x6] "+x" (x[6]), [x7] "+x" (x[7]), [x8] "+x" (x[8]), \
-         [x9] "+x" (x[9]), [x10] "+x" (x[10]), [x11] "+x" (x[11]), \
-         [x13] "+x" (x[13]), [x15] "+x" (x[15]) \
-       : [p] "r" (p), "m" (*p) \
-       : "xmm14", "xmm15")
-
-/* HOOK (Q) runs after pair Q (0..3) of the double round: the stitched
- * ChaCha20-Poly1305 spreads its scalar Poly1305 blocks that finely, so
- * the out-of-order window holds both.  */
-template <class Hook>
 inline __attribute__ ((always_inline)) void
-double_round (__m256i *x, chacha_scratch *p, Hook &&hook)
+quarter_round2 (__m256i &a, __m256i &b, __m256i &c, __m256i &d,
+                __m256i &e, __m256i &f, __m256i &g, __m256i &h,
+                const chacha_scratch *p)
 {
-  CHACHA_PAIR (CHACHA_LOAD ("0"), "%[x0]", "%[x4]", "%[x8]", W12,
-               "%[x1]", "%[x5]", "%[x9]", "%[x13]", CHACHA_STORE ("0"));
-  hook (0);
-  CHACHA_PAIR (CHACHA_LOAD ("32"), "%[x2]", "%[x6]", "%[x10]", W14,
-               "%[x3]", "%[x7]", "%[x11]", "%[x15]", CHACHA_STORE ("32"));
-  hook (1);
-  CHACHA_PAIR (CHACHA_LOAD ("0"), "%[x0]", "%[x5]", "%[x10]", "%[x15]",
-               "%[x1]", "%[x6]", "%[x11]", W12, CHACHA_STORE ("0"));
-  hook (2);
-  CHACHA_PAIR (CHACHA_LOAD ("32"), "%[x2]", "%[x7]", "%[x8]", "%[x13]",
-               "%[x3]", "%[x4]", "%[x9]", W14, CHACHA_STORE ("32"));
-  hook (3);
+  __m256i t;
+  asm (CHACHA_QR2
+       : [a] "+x" (a), [b] "+x" (b), [c] "+x" (c), [d] "+x" (d),
+         [e] "+x" (e), [f] "+x" (f), [g] "+x" (g), [h] "+x" (h),
+         [t] "=&x" (t)
+       : [p] "r" (p), "m" (p->r16), "m" (p->r8));
 }
-#undef CHACHA_PAIR
-#undef W14
-#undef W12
-#undef CHACHA_STORE
-#undef CHACHA_LOAD
 #undef CHACHA_QR2
 #undef CHACHA_ROTS
 #undef CHACHA_ROTB
 #undef CHACHA_XOR
 #undef CHACHA_ADD
+
+/* On entry and exit word 15 is in P->w15 (X[15] unused).  HOOK (Q)
+ * runs after pair Q (0..3): the stitched ChaCha20-Poly1305 spreads its
+ * scalar Poly1305 blocks that finely, so the out-of-order window holds
+ * both.  */
+template <class Hook>
+inline __attribute__ ((always_inline)) void
+double_round (__m256i *x, chacha_scratch *p, Hook &&hook)
+{
+  quarter_round2 (x[0], x[4], x[8], x[12], x[1], x[5], x[9], x[13], p);
+  hook (0);
+  x[15] = p->w15;
+  p->w8 = x[8];
+  quarter_round2 (x[2], x[6], x[10], x[14], x[3], x[7], x[11], x[15], p);
+  hook (1);
+  quarter_round2 (x[0], x[5], x[10], x[15], x[1], x[6], x[11], x[12], p);
+  hook (2);
+  p->w15 = x[15];
+  x[8] = p->w8;
+  quarter_round2 (x[2], x[7], x[8], x[13], x[3], x[4], x[9], x[14], p);
+  hook (3);
+}
 #else /* !__x86_64__ */
 /* i386 has eight vector registers: there the steps are intrinsics (two
- * quarter rounds side by side) and GCC spills what it must, words 12 and
- * 14 kept in SCRATCH as on x86-64.  */
+ * quarter rounds side by side) and GCC spills what it must; word 15 is
+ * in SCRATCH between double rounds as on x86-64.  */
 inline __attribute__ ((always_inline)) void
 quarter_round2 (__m256i &a, __m256i &b, __m256i &c, __m256i &d,
                 __m256i &e, __m256i &f, __m256i &g, __m256i &h)
@@ -170,17 +163,16 @@ template <class Hook>
 inline __attribute__ ((always_inline)) void
 double_round (__m256i *x, chacha_scratch *p, Hook &&hook)
 {
-  __m256i w12 = p->w12, w14 = p->w14;
-  quarter_round2 (x[0], x[4], x[8], w12, x[1], x[5], x[9], x[13]);
+  x[15] = p->w15;
+  quarter_round2 (x[0], x[4], x[8], x[12], x[1], x[5], x[9], x[13]);
   hook (0);
-  quarter_round2 (x[2], x[6], x[10], w14, x[3], x[7], x[11], x[15]);
+  quarter_round2 (x[2], x[6], x[10], x[14], x[3], x[7], x[11], x[15]);
   hook (1);
-  quarter_round2 (x[0], x[5], x[10], x[15], x[1], x[6], x[11], w12);
+  quarter_round2 (x[0], x[5], x[10], x[15], x[1], x[6], x[11], x[12]);
   hook (2);
-  quarter_round2 (x[2], x[7], x[8], x[13], x[3], x[4], x[9], w14);
+  quarter_round2 (x[2], x[7], x[8], x[13], x[3], x[4], x[9], x[14]);
   hook (3);
-  p->w12 = w12;
-  p->w14 = w14;
+  p->w15 = x[15];
 }
 #endif /* !__x86_64__ */
 
@@ -275,11 +267,11 @@ blocks8 (uint32_t *state, unsigned char *out, const unsigned char *in,
                                  12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8,
                                  9, 10, 15, 12, 13, 14);
 #pragma GCC unroll 16
-  for (int i = 0; i < 16; i++)
-    if (i != 12 && i != 14)
+  for (int i = 0; i < 15; i++)
+    if (i != 12 && i != 13)
       x[i] = _mm256_set1_epi32 ((int) state[i]);
-  scratch.w14 = _mm256_set1_epi32 ((int) state[14]);
-  counter (scratch.w12, x[13]);
+  scratch.w15 = _mm256_set1_epi32 ((int) state[15]);
+  counter (x[12], x[13]);
   /* Rolled: the loop body (four pairs and four hooks, about 330
    * instructions) stays in the op cache; unrolled ten times the
    * stitched pass was 3400 instructions.  */
@@ -290,9 +282,7 @@ blocks8 (uint32_t *state, unsigned char *out, const unsigned char *in,
                     __attribute__ ((always_inline)) { hook (r, q); });
   for (; r < 10; r++)
     double_round (x, &scratch, [] (int) {});
-  asm ("" : "+m" (scratch));   /* The rounds wrote words 12 and 14.  */
-  x[12] = scratch.w12;
-  x[14] = scratch.w14;
+  x[15] = scratch.w15;
   /* STATE hidden from the optimiser: the broadcasts stay after the
    * rounds.  */
   const uint32_t *st = state;
@@ -375,11 +365,11 @@ bulk (uint32_t *state, unsigned char *out, const unsigned char *in,
     rows (state, out, in, nblocks);
 }
 #ifdef __x86_64__
-constexpr unsigned int BULK_DEPTH = 384;
+constexpr unsigned int BULK_DEPTH = 512;
 #else
 constexpr unsigned int BULK_DEPTH = 64 * 32 + 16 * sizeof (void *);
 #endif
-constexpr unsigned int STITCHED_DEPTH = 448;
+constexpr unsigned int STITCHED_DEPTH = 512;
 
 } // namespace
 
