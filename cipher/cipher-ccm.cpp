@@ -3,7 +3,7 @@
  * GCRY_CIPHER_MODE_CCM, 16-byte block ciphers only.
  *
  * The call protocol and every error code follow libgcrypt 1.10 as
- * observed by running it side by side (tests/t-modes-mac.cpp compares
+ * observed by running it side by side (tests/t-aes-macmodes.cpp compares
  * call for call):
  *
  *   setiv (nonce, 7..13 bytes)     NULL: GPG_ERR_INV_ARG; other length

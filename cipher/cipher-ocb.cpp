@@ -2,7 +2,7 @@
  * libgcrypt's GCRY_CIPHER_MODE_OCB offers it, for 128-bit block ciphers.
  *
  * The math is RFC 7253 4.1-4.3.  The API rules are libgcrypt 1.10's, as
- * observed by running it side by side (tests/t-xts-ocb.cpp holds the
+ * observed by running it side by side (tests/t-aes-xts-ocb.cpp holds the
  * differential proof):
  *
  *  - setiv: needs a key (else GPG_ERR_INV_STATE), then a non-NULL nonce

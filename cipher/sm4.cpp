@@ -227,7 +227,7 @@ sm4_selftest (void)
     0x86, 0xb3, 0xe9, 0x4f, 0x53, 0x6e, 0x42, 0x46
   };
   /* (A.2, 1 000 000 chained encryptions, is too slow for a self-test;
-   * tests/t-blockciphers.cpp runs it.)  */
+   * tests/t-block128.cpp runs it.)  */
   const unsigned int hwf = _gcry_get_hw_features ();
   alignas (CONTEXT_ALIGN) SM4_context ctx;
   cipher_bulk_ops bulk;

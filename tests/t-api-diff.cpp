@@ -223,7 +223,7 @@ TEST_F (ApiDiff, NamesAndOids)
 }
 
 /* libgcrypt 1.11 algorithms, not in the system 1.10 (ARIA, ids 319..321):
- * gcipher answers as 1.11 does (t-blockciphers checks the details), the
+ * gcipher answers as 1.11 does (t-block128 checks the details), the
  * system library as for an unknown id.  Made explicit here so a system
  * libgcrypt that gains them shows up.  */
 TEST_F (ApiDiff, Libgcrypt111Algos)
@@ -292,7 +292,7 @@ TEST_F (ApiDiff, CtlAllCommands)
             {
               if (cmd == 63)
                 continue;  /* libgcrypt 1.11's counter query: 1.10 lacks
-                              it (t-blockciphers PrivGetCounter).  */
+                              it (GcipherOnly.PrivGetCounter).  */
               /* Keep a partial block pending so sync, reset and the
                * input-vector query have something to act on.  */
               t.crypt (true, data.data (), 21, 21, Twin::SEPARATE);

@@ -224,7 +224,7 @@ Bytes ctr32le_reference (const cipher_spec *spec, void *ctx, Bytes &ctr,
 /* An algorithm of libgcrypt 1.11, not in the system 1.10 (ARIA): gcipher
  * implements it with 1.11's ids and answers, the system library answers
  * as for an unknown id.  Suites that compare every algorithm id with the
- * system libgcrypt leave these ids out (t-blockciphers checks gcipher's
+ * system libgcrypt leave these ids out (t-block128 checks gcipher's
  * answers for them).  */
 inline bool
 libgcrypt111_only_algo (int algo)

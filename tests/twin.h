@@ -1,14 +1,14 @@
 /* twin.h - a pair of cipher handles driven call for call.
  *
- * The differential suites (t-api-diff, t-gcm, t-gcm-siv, t-modes-mac,
- * t-stream, t-xts-ocb) open one handle in library A (gcipher, through
- * sysgcrypt_ours) and one in library B (the system libgcrypt, loaded by
- * sysgcrypt_load), make every call on both and compare the return
- * values (gcry_error_t: source and code) and every byte written,
- * including a guard past the output.  The first difference fails the
- * test (ADD_FAILURE) with the trace of the last calls; OK is false from
- * then on, and the caller stops.  After an error both handles go on, so
- * the state a failing call leaves behind is compared too.
+ * The differential suites (t-api-diff, t-aes-gcm, t-aes-gcm-siv,
+ * t-aes-macmodes, t-aes-xts-ocb, t-stream) open one handle in library A
+ * (gcipher, through sysgcrypt_ours) and one in library B (the system
+ * libgcrypt, loaded by sysgcrypt_load), make every call on both and
+ * compare the return values (gcry_error_t: source and code) and every
+ * byte written, including a guard past the output.  The first difference
+ * fails the test (ADD_FAILURE) with the trace of the last calls; OK is
+ * false from then on, and the caller stops.  After an error both handles
+ * go on, so the state a failing call leaves behind is compared too.
  *
  * A suite derives its own Twin from this one (or holds one) for what is
  * its own: more calls, state it tracks, statistics (SAME is virtual, so

@@ -175,8 +175,8 @@ summarise() {
   s_hwf=$(sed -n 's/^\[ hwf      \] hwflist://p' "$1/t-hwf.log" 2>/dev/null | head -1)
   s_paths=$(cat "$1"/t-*.log 2>/dev/null |
     sed -n 's/^\[ path     \] \([^ ]*\) .*/\1/p' | sort -u | tr '\n' ' ')
-  # GCM's AES+GHASH pairs (t-gcm: "[ GCM paths ] ran: a+b, c+d").
-  s_gcm=$(sed -n 's/^\[ GCM paths \] ran: //p' "$1/t-gcm.log" 2>/dev/null |
+  # GCM's AES+GHASH pairs (t-aes-gcm: "[ GCM paths ] ran: a+b, c+d").
+  s_gcm=$(sed -n 's/^\[ GCM paths \] ran: //p' "$1/t-aes-gcm.log" 2>/dev/null |
     head -1)
 }
 

@@ -1,4 +1,4 @@
-/* t-blockciphers64.cpp - the 64-bit-block ciphers: DES, 3DES, Blowfish,
+/* t-block64.cpp - the 64-bit-block ciphers: DES, 3DES, Blowfish,
  * IDEA, RFC2268 (RC2), GOST 28147-89 (plain and with key meshing), CAST5.
  *
  *  - Known answers: Botan's block/ *.vec (TESTVECTORS_DIR) for DES, 3DES,
@@ -140,7 +140,7 @@ two_key_3des (const Bytes &k)
   return r;
 }
 
-TEST (BlockCiphers64, KnownAnswersBotan)
+TEST (Block64Ciphers, KnownAnswersBotan)
 {
   EXPECT_GT (run_vec ("des.vec", "DES", GCRY_CIPHER_DES), 100);
   EXPECT_GT (run_vec ("des.vec", "TripleDES", GCRY_CIPHER_3DES,
@@ -160,7 +160,7 @@ TEST (BlockCiphers64, KnownAnswersBotan)
  * 16-byte keys, the 80- and 40-bit ones run in cast5.cpp's self-test)
  * and B.2, the maintenance test: a, b = the B.1 key; 1,000,000 times
  * aL = E_b (aL), aR = E_b (aR), bL = E_a (bL), bR = E_a (bR).  */
-TEST (BlockCiphers64, Cast5Rfc2144)
+TEST (Block64Ciphers, Cast5Rfc2144)
 {
   const Bytes key = testutil::hex_decode ("0123456712345678234567893456789a");
   Bytes out;
@@ -185,7 +185,7 @@ TEST (BlockCiphers64, Cast5Rfc2144)
 
 /* RFC 2268 section 5, the vectors whose effective key length is 8 times
  * the key length (the only kind libgcrypt's API can key).  */
-TEST (BlockCiphers64, KnownAnswersRfc2268)
+TEST (Block64Ciphers, KnownAnswersRfc2268)
 {
   struct V { const char *key, *pt, *ct; };
   const V vs[] = {
@@ -211,7 +211,7 @@ TEST (BlockCiphers64, KnownAnswersRfc2268)
  * only L[0] goes through PITABLE, RFC 2268 2).  The expected value was
  * computed with an independent transcription of RFC 2268 2-3 (Python);
  * libgcrypt 1.10.1 answers fb5dd6c505b9efaa here, a known difference.  */
-TEST (BlockCiphers64, RcTwoLongestKey)
+TEST (Block64Ciphers, RcTwoLongestKey)
 {
   Bytes key (128), out;
   for (size_t i = 0; i < 128; i++)
@@ -226,7 +226,7 @@ TEST (BlockCiphers64, RcTwoLongestKey)
 }
 
 /* DES weak and semi-weak keys (SP 800-67 3.3.2), parity bits ignored. */
-TEST (BlockCiphers64, DesWeakKeys)
+TEST (Block64Ciphers, DesWeakKeys)
 {
   const char *weak[] = { "0101010101010101", "fefefefefefefefe",
                          "e0e0e0e0f1f1f1f1", "1f1f1f1f0e0e0e0e",
@@ -273,9 +273,9 @@ TEST (BlockCiphers64, DesWeakKeys)
 
 /* ---- Against the system libgcrypt ------------------------------------ */
 
-class Sys64 : public SysgcryptTest {};
+class Block64System : public SysgcryptTest {};
 
-TEST_F (Sys64, NamesOidsLengthsModes)
+TEST_F (Block64System, NamesOidsLengthsModes)
 {
   for (const Algo &a : algos)
     {
@@ -291,7 +291,7 @@ TEST_F (Sys64, NamesOidsLengthsModes)
       EXPECT_EQ (gcry_cipher_algo_info (a.algo, GCRYCTL_TEST_ALGO, nullptr,
                                         nullptr), 0u);
       /* Modes: the same answer for every mode (EAX and AES-WRAP open
-       * for 8-byte blocks too; see Sys64.EaxAndWrap).  */
+       * for 8-byte blocks too; see Block64System.EaxAndWrap).  */
       for (int m = 0; m <= 20; m++)
         {
           gcry_cipher_hd_t h1 = nullptr, h2 = nullptr;
@@ -399,7 +399,7 @@ struct Pair : testutil::Twin
   }
 };
 
-TEST_F (Sys64, WeakKeysAndPrivateCommand)
+TEST_F (Block64System, WeakKeysAndPrivateCommand)
 {
   const char *keys[] = {
     "0101010101010101", "01fe01fe01fe01fe", "0123456789abcdef",
@@ -453,7 +453,7 @@ TEST_F (Sys64, WeakKeysAndPrivateCommand)
       }
 }
 
-TEST_F (Sys64, GostSetSbox)
+TEST_F (Block64System, GostSetSbox)
 {
   std::vector<std::string> oids (gost_oids, gost_oids + 8);
   for (const char *bad : { "1.2.643.2.2.21", "",
@@ -498,7 +498,7 @@ TEST_F (Sys64, GostSetSbox)
  * the context its last successful setkey saved, S-box included, so the
  * next setkey keeps the S-box chosen before; gcipher lost it (the failed
  * setkey wiped the saved S-box) and the output differed.  */
-TEST_F (Sys64, GostSboxSurvivesFailedSetkeyAndReset)
+TEST_F (Block64System, GostSboxSurvivesFailedSetkeyAndReset)
 {
   Bytes key = Prng (2812).bytes (32);
   static const Bytes data = Prng (17).bytes (64);
@@ -575,7 +575,7 @@ random_sequence (Pair &p, Prng &rng, const Algo &a, int mode, int steps)
     }
 }
 
-TEST_F (Sys64, RandomSequences)
+TEST_F (Block64System, RandomSequences)
 {
   Prng rng (0x3634626974626c6bull);
   for (const Algo &a : algos)
@@ -599,7 +599,7 @@ TEST_F (Sys64, RandomSequences)
  * and data in random pieces, gettag/checktag of every length 0..17,
  * resets and re-keying; and AES-WRAP, which libgcrypt opens for 8-byte
  * blocks and then refuses with GPG_ERR_INV_LENGTH.  */
-TEST_F (Sys64, EaxAndWrap)
+TEST_F (Block64System, EaxAndWrap)
 {
   Prng rng (0x6561783634ull);
   static const Bytes data = Prng (65).bytes (3000);

@@ -1,4 +1,4 @@
-/* t-gcm-siv.cpp - AES-GCM-SIV (RFC 8452): known answers on every path,
+/* t-aes-gcm-siv.cpp - AES-GCM-SIV (RFC 8452): known answers on every path,
  * paths and bulk slots against each other, and call-for-call against
  * the system libgcrypt.
  *
@@ -459,7 +459,7 @@ check_vec (const Vec &v, const std::vector<Combo> &combos,
 
 /* ---- POLYVAL ------------------------------------------------------------ */
 
-TEST (GcmSiv, PolyvalAppendixA)
+TEST (AesGcmSiv, PolyvalAppendixA)
 {
   sysgcrypt_load_quiet ();
   /* RFC 8452 Appendix A.  */
@@ -536,7 +536,7 @@ const RfcVec rfc_vectors[] = {
     "ffffffff000000000000000000000000" },
 };
 
-TEST (GcmSiv, Rfc8452AppendixC)
+TEST (AesGcmSiv, Rfc8452AppendixC)
 {
   const sysgcrypt *sys = sysgcrypt_load_quiet ();
   print_paths ();
@@ -563,7 +563,7 @@ TEST (GcmSiv, Rfc8452AppendixC)
                "compared with libgcrypt\n", n.valid, n.rejected, n.compared);
 }
 
-TEST (GcmSiv, BotanVectors)
+TEST (AesGcmSiv, BotanVectors)
 {
   const sysgcrypt *sys = sysgcrypt_load_quiet ();
   std::vector<testutil::VecSection> sections;
@@ -601,7 +601,7 @@ TEST (GcmSiv, BotanVectors)
                "compared with libgcrypt\n", n.valid, n.compared);
 }
 
-TEST (GcmSiv, Wycheproof)
+TEST (AesGcmSiv, Wycheproof)
 {
   const sysgcrypt *sys = sysgcrypt_load_quiet ();
   testutil::Json j;
@@ -670,7 +670,7 @@ check_ctr32le (Prng &rng, testutil::SpecCipher &sc, const char *name,
     << name << " counter after " << nblocks << " from " << hex_encode (ctr);
 }
 
-TEST (GcmSiv, Ctr32leBulkSlot)
+TEST (AesGcmSiv, Ctr32leBulkSlot)
 {
   sysgcrypt_load_quiet ();
   Prng rng (0x63747233326c65ull);
@@ -797,7 +797,7 @@ check_siv_dec (Prng &rng, testutil::SpecCipher &sc, const char *name,
 }
 #endif
 
-TEST (GcmSiv, DecBulkSlot)
+TEST (AesGcmSiv, DecBulkSlot)
 {
   sysgcrypt_load_quiet ();
   std::string ran;
@@ -887,7 +887,7 @@ random_split (Prng &rng, size_t len)
   return s;
 }
 
-TEST (GcmSiv, PathsAgree)
+TEST (AesGcmSiv, PathsAgree)
 {
   const sysgcrypt *sys = sysgcrypt_load_quiet ();
   print_paths ();
@@ -1265,7 +1265,7 @@ private:
  * context in the handle are all zero, on every combo; the lengths
  * switch between the short-call and the wide back ends in one handle
  * (a message's end wipes only the key bytes its back ends wrote).  */
-TEST (GcmSiv, MessageKeysWipedAfterEachMessage)
+TEST (AesGcmSiv, MessageKeysWipedAfterEachMessage)
 {
   Prng rng (0x6b657973776970ull);
   std::string ran;
@@ -1324,7 +1324,7 @@ TEST (GcmSiv, MessageKeysWipedAfterEachMessage)
                ran.c_str ());
 }
 
-TEST (GcmSiv, DifferentialSequences)
+TEST (AesGcmSiv, DifferentialSequences)
 {
   const sysgcrypt *sys = sysgcrypt_load_quiet ();
   if (!sys)
@@ -1355,7 +1355,7 @@ TEST (GcmSiv, DifferentialSequences)
                combos.size ());
 }
 
-TEST (GcmSiv, OpenAndKeys)
+TEST (AesGcmSiv, OpenAndKeys)
 {
   const sysgcrypt *sys = sysgcrypt_load_quiet ();
   if (!sys)

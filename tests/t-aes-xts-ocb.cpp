@@ -1,4 +1,5 @@
-/* t-xts-ocb.cpp - XTS (IEEE 1619-2018 / SP 800-38E) and OCB (RFC 7253).
+/* t-aes-xts-ocb.cpp - AES in XTS (IEEE 1619-2018 / SP 800-38E) and OCB
+ * (RFC 7253).
  *
  *  - Known answers: IEEE 1619 Annex B stealing vectors 15-18, Botan's
  *    xts.vec (AES sections), RFC 7253 Appendix A (incl. the iterated
@@ -115,7 +116,7 @@ check_xts (const Bytes &key, const Bytes &tweak, const Bytes &pt,
   EXPECT_EQ (hex_encode (pt), hex_encode (out)) << where << " decrypt";
 }
 
-TEST (Xts, Ieee1619Stealing)
+TEST (AesXts, Ieee1619Stealing)
 {
   print_paths ("XTS KAT");
   for (const cipher_impl_info *impl : paths ())
@@ -130,7 +131,7 @@ TEST (Xts, Ieee1619Stealing)
     }
 }
 
-TEST (Xts, BotanVectors)
+TEST (AesXts, BotanVectors)
 {
   std::vector<testutil::VecSection> secs;
   std::string err;
@@ -311,7 +312,7 @@ check_ocb (const Bytes &key, const OcbVec &v, int taglen,
     }
 }
 
-TEST (Ocb, Rfc7253AppendixA)
+TEST (AesOcb, Rfc7253AppendixA)
 {
   print_paths ("OCB KAT");
   Bytes k128 = hex_decode ("000102030405060708090A0B0C0D0E0F");
@@ -332,7 +333,7 @@ TEST (Ocb, Rfc7253AppendixA)
  * S), OCB-ENCRYPT(K, N(3i+2), <>, S), OCB-ENCRYPT(K, N(3i+3), S, <>) with
  * S = zeros(8i) and N(x) = num2str(x, 96); Output = OCB-ENCRYPT(K,
  * N(385), C, <>).  */
-TEST (Ocb, Rfc7253Iterated)
+TEST (AesOcb, Rfc7253Iterated)
 {
   struct Case { int keybits, tagbits; const char *out; };
   const Case cases[] = {
@@ -467,7 +468,7 @@ bulk_vs_single (int mode, const cipher_impl_info *impl, Prng &rng)
     }
 }
 
-TEST (XtsOcb, BulkVsPerBlock)
+TEST (AesXtsOcb, BulkVsPerBlock)
 {
   Prng rng (0x7853);
   for (const cipher_impl_info *impl : paths ())
@@ -496,7 +497,7 @@ TEST (XtsOcb, BulkVsPerBlock)
 /* Two handles (A = gcipher, B = system) driven call for call.  */
 using testutil::Twin;
 
-class Diff : public SysgcryptTest {};
+class AesXtsOcbDiff : public SysgcryptTest {};
 
 const int aes_algos[] = { GCRY_CIPHER_AES, GCRY_CIPHER_AES192,
                           GCRY_CIPHER_AES256 };
@@ -638,7 +639,7 @@ ocb_sequence (Twin &t, Prng &rng, int steps)
     }
 }
 
-TEST_F (Diff, XtsRandomSequences)
+TEST_F (AesXtsOcbDiff, XtsRandomSequences)
 {
   Prng rng (0x1619);
   int n = 0;
@@ -655,7 +656,7 @@ TEST_F (Diff, XtsRandomSequences)
   printf ("[ diff     ] XTS: %d random sequences equal\n", n);
 }
 
-TEST_F (Diff, OcbRandomSequences)
+TEST_F (AesXtsOcbDiff, OcbRandomSequences)
 {
   Prng rng (0x7253);
   int n = 0;
@@ -674,7 +675,7 @@ TEST_F (Diff, OcbRandomSequences)
 
 /* Well-formed OCB messages with random AAD/data splits: tags equal and
  * the system's tag verifies on our side (and a wrong one does not).  */
-TEST_F (Diff, OcbSplitsAndTags)
+TEST_F (AesXtsOcbDiff, OcbSplitsAndTags)
 {
   Prng rng (0x0cb);
   Twin t (&ours, sys);
@@ -722,7 +723,7 @@ TEST_F (Diff, OcbSplitsAndTags)
 /* An odd XTS key (Key1 || Key2 cannot be split, IEEE 1619-2018 5.1) is
  * refused before the handle is touched: the previous key stays in use,
  * as in libgcrypt (cipher_mode_ops::keylen_check).  */
-TEST_F (Diff, XtsOddKeyKeepsThePreviousKey)
+TEST_F (AesXtsOcbDiff, XtsOddKeyKeepsThePreviousKey)
 {
   Twin t (&ours, sys);
   for (int algo : aes_algos)
@@ -745,7 +746,7 @@ TEST_F (Diff, XtsOddKeyKeepsThePreviousKey)
 
 /* XTS length limit (2^20 blocks per data unit) and the tweak counter
  * carrying through all 128 bits.  */
-TEST_F (Diff, XtsLimits)
+TEST_F (AesXtsOcbDiff, XtsLimits)
 {
   Twin t (&ours, sys);
   ASSERT_TRUE (t.open (GCRY_CIPHER_AES, GCRY_CIPHER_MODE_XTS));

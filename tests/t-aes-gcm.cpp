@@ -1,4 +1,4 @@
-/* t-gcm.cpp - GCM (NIST SP 800-38D): known answers on every path,
+/* t-aes-gcm.cpp - AES-GCM (NIST SP 800-38D): known answers on every path,
  * back ends against each other, and call-for-call against the system
  * libgcrypt.
  *
@@ -324,7 +324,7 @@ const MvCase mv_cases[] = {
     "a44a8266ee1c8eb0c8b5d4cf5ae9f19a" },
 };
 
-TEST (Gcm, PathsReport)
+TEST (AesGcm, PathsReport)
 {
   std::string ran, skipped;
   for (const Combo &c : all_combos ())
@@ -341,7 +341,7 @@ TEST (Gcm, PathsReport)
   EXPECT_FALSE (ran.empty ());
 }
 
-TEST (Gcm, SpecTestCases)
+TEST (AesGcm, SpecTestCases)
 {
   std::vector<Vector> vs;
   for (const MvCase &m : mv_cases)
@@ -389,7 +389,7 @@ TEST (Gcm, SpecTestCases)
   check_all (vs);
 }
 
-TEST (Gcm, BotanVectors)
+TEST (AesGcm, BotanVectors)
 {
   std::vector<testutil::VecSection> secs;
   std::string err;
@@ -480,7 +480,7 @@ wycheproof_vectors (const char *file, bool gmac, size_t *n_invalid)
   return vs;
 }
 
-TEST (Gcm, WycheproofGcm)
+TEST (AesGcm, WycheproofGcm)
 {
   size_t n_invalid = 0;
   std::vector<Vector> vs = wycheproof_vectors ("aes_gcm_test.json", false,
@@ -490,7 +490,7 @@ TEST (Gcm, WycheproofGcm)
   check_all (vs);
 }
 
-TEST (Gcm, WycheproofGmac)
+TEST (AesGcm, WycheproofGmac)
 {
   size_t n_invalid = 0;
   std::vector<Vector> vs = wycheproof_vectors ("aes_gmac_test.json", true,
@@ -551,7 +551,7 @@ run_split (const Message &m, const Combo &combo, Prng &rng, bool encrypt,
   ASSERT_EQ (0u, gcry_cipher_gettag (g.h, tag->data (), 16));
 }
 
-TEST (Gcm, BackEndsAgainstGeneric)
+TEST (AesGcm, BackEndsAgainstGeneric)
 {
   Prng rng (0x6763d);
   const Combo ref = generic_combo ();
@@ -593,7 +593,7 @@ TEST (Gcm, BackEndsAgainstGeneric)
 /* The counter starts at ...ffffffe0 (set with setctr, which moves the
  * GCM counter as in libgcrypt) and runs over the 2^32 boundary: only the
  * low 32 bits wrap (SP 800-38D 6.2).  Checked against ECB keystream.  */
-TEST (Gcm, CounterWrap32)
+TEST (AesGcm, CounterWrap32)
 {
   const Bytes key = hex_decode ("000102030405060708090a0b0c0d0e0f");
   Bytes ctr0 = hex_decode ("a0a1a2a3a4a5a6a7a8a9aaabffffffe0");
@@ -656,7 +656,7 @@ TEST (Gcm, CounterWrap32)
  * byte is at most 256 - G) and across the 2^32 wrap, encrypted and
  * decrypted in place and out of place on every path, against the
  * generic pair.  */
-TEST (Gcm, StitchedGroups)
+TEST (AesGcm, StitchedGroups)
 {
   Prng rng (0x5717c4);
   const Combo ref = generic_combo ();
@@ -723,7 +723,7 @@ TEST (Gcm, StitchedGroups)
 
 /* The counters are set close to the limits directly in the mode state
  * (gigabytes of data are not needed to reach them).  */
-TEST (Gcm, LengthLimitsInternal)
+TEST (AesGcm, LengthLimitsInternal)
 {
   const Bytes key (16, 0x42), iv (12, 0x24);
   uint8_t buf[64] = { 0 }, tag[16];
@@ -769,7 +769,7 @@ TEST (Gcm, LengthLimitsInternal)
 /* Both libraries driven in lockstep over one random call sequence.  */
 using testutil::Twin;
 
-class GcmDiff : public SysgcryptTest {};
+class AesGcmDiff : public SysgcryptTest {};
 
 void
 random_sequence (Twin &t, Prng &rng, int algo, int steps)
@@ -890,7 +890,7 @@ random_sequence (Twin &t, Prng &rng, int algo, int steps)
     }
 }
 
-TEST_F (GcmDiff, RandomSequences)
+TEST_F (AesGcmDiff, RandomSequences)
 {
   Prng rng (0x5eed6c3);
   const sysgcrypt &a = ours, &b = *sys;
@@ -909,7 +909,7 @@ TEST_F (GcmDiff, RandomSequences)
 }
 
 /* Calls before a key, and the no-IV rules.  */
-TEST_F (GcmDiff, NoKeyNoIv)
+TEST_F (AesGcmDiff, NoKeyNoIv)
 {
   const sysgcrypt &a = ours, &b = *sys;
   Twin t (&a, &b);
@@ -950,7 +950,7 @@ TEST_F (GcmDiff, NoKeyNoIv)
 
 /* Every ctl command and info query on a GCM handle mid-message: the
  * same answers, and the message continues the same way afterwards.  */
-TEST_F (GcmDiff, CtlAndInfoAllCommands)
+TEST_F (AesGcmDiff, CtlAndInfoAllCommands)
 {
   const sysgcrypt &a = ours, &b = *sys;
   struct Args { bool buf; size_t buflen; };
@@ -1005,7 +1005,7 @@ TEST_F (GcmDiff, CtlAndInfoAllCommands)
 /* Length limits (SP 800-38D 5.2.1.1) on buffers that are never touched:
  * the over-long call fails before reading, and the message stays dead
  * until setiv.  */
-TEST_F (GcmDiff, LengthLimits)
+TEST_F (AesGcmDiff, LengthLimits)
 {
   const sysgcrypt &a = ours, &b = *sys;
   static uint8_t dummy[64];

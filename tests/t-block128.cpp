@@ -1,4 +1,4 @@
-/* t-blockciphers.cpp - the block ciphers beyond AES and Serpent, one
+/* t-block128.cpp - the 128-bit-block ciphers beyond AES and Serpent, one
  * table row per algorithm family (Camellia, SM4, SEED, Twofish, ARIA;
  * more families are added as rows of block_algos[]).
  *
@@ -23,7 +23,7 @@
  *              in place and out of place: same return codes, same bytes,
  *              same tags.  ARIA is a libgcrypt 1.11 algorithm, not in the
  *              system 1.10: its row is gcipher-only (no differential;
- *              BlockGcipherOnly checks its names, OIDs and key lengths
+ *              Block128GcipherOnly checks its names, OIDs and key lengths
  *              against libgcrypt 1.11's answers, and that the system
  *              library answers as for an unknown algorithm).
  *
@@ -162,7 +162,7 @@ ecb (int algo, const Bytes &key, const Bytes &in, bool encrypt,
   return out;
 }
 
-TEST (BlockCiphers, Registered)
+TEST (Block128Ciphers, Registered)
 {
   for (int algo : all_ids ())
     {
@@ -177,7 +177,7 @@ TEST (BlockCiphers, Registered)
 
 /* ---- Known answers ------------------------------------------------------ */
 
-TEST (BlockKat, BotanVec)
+TEST (Block128Kat, BotanVec)
 {
   for (const BlockAlgo &a : block_algos ())
     {
@@ -278,7 +278,7 @@ const StdKat std_kats[] = {
     "RFC 5794 A.3" },
 };
 
-TEST (BlockKat, Standards)
+TEST (Block128Kat, Standards)
 {
   for (const StdKat &k : std_kats)
     {
@@ -293,7 +293,7 @@ TEST (BlockKat, Standards)
 
 /* GB/T 32907-2016 A.2: the plaintext of A.1 encrypted 1 000 000 times
  * under the same key.  */
-TEST (BlockKat, Sm4MillionIterations)
+TEST (Block128Kat, Sm4MillionIterations)
 {
   ApiHandle h;
   const Bytes key = hex_decode ("0123456789abcdeffedcba9876543210");
@@ -403,7 +403,7 @@ aead_vector (int algo, int mode, const Json &t, size_t tagbytes)
   return "";
 }
 
-TEST (BlockWycheproof, All)
+TEST (Block128Wycheproof, All)
 {
   struct File
   {
@@ -783,14 +783,14 @@ make_valid_ciphertext (const sysgcrypt &api, int algo, int mode, Msg *m)
   return true;
 }
 
-class BlockSystem : public SysgcryptTest {};
+class Block128System : public SysgcryptTest {};
 
-TEST_F (BlockSystem, NamesAndLengths)
+TEST_F (Block128System, NamesAndLengths)
 {
   for (const BlockAlgo &a : block_algos ())
     {
       if (a.gcipher_only)
-        continue;   /* BlockGcipherOnly.  */
+        continue;   /* Block128GcipherOnly.  */
       for (const char *n : a.names)
         {
           EXPECT_EQ (gcry_cipher_map_name (n), sys->cipher_map_name (n)) << n;
@@ -836,7 +836,7 @@ TEST_F (BlockSystem, NamesAndLengths)
  * gcipher refuses every call that needs the key with
  * GPG_ERR_MISSING_KEY and writes no tag (doc/gcipher.md "Error codes";
  * t-badinput KeylessHandlesRefuse has the whole table).  */
-TEST_F (BlockSystem, UnkeyedContextRefuses)
+TEST_F (Block128System, UnkeyedContextRefuses)
 {
   const sysgcrypt &A = ours, &B = *sys;
   Prng rng (test_seed () ^ 0x300);
@@ -872,7 +872,7 @@ TEST_F (BlockSystem, UnkeyedContextRefuses)
       }
 }
 
-TEST_F (BlockSystem, KeyLengths)
+TEST_F (Block128System, KeyLengths)
 {
   const sysgcrypt &A = ours, &B = *sys;
   Prng rng (test_seed () ^ 0x100);
@@ -899,14 +899,14 @@ TEST_F (BlockSystem, KeyLengths)
   EXPECT_EQ (accepted, 2u * (3 * 3 + 1 + 1 + 2 * 2));
 }
 
-TEST_F (BlockSystem, AllModes)
+TEST_F (Block128System, AllModes)
 {
   const sysgcrypt &A = ours, &B = *sys;
   for (const BlockAlgo &a : block_algos ())
     for (int mode : all_modes)
       {
         if (a.gcipher_only)
-          continue;   /* No reference: BlockPaths and Wycheproof.  */
+          continue;   /* No reference: Block128Paths and Wycheproof.  */
         Prng rng (test_seed () ^ (0x200 + (uint64_t)mode)
                   ^ ((uint64_t)a.ids[0].first << 20));
         const unsigned int n = mode == GCRY_CIPHER_MODE_CFB8 ? 40 : 90;
@@ -942,7 +942,7 @@ TEST_F (BlockSystem, AllModes)
  * .34-.36 GCM, .37-.39 CCM), default key and block lengths, every id
  * accepting 16, 24 and 32 bytes and nothing else; and the system
  * library answering as for an unknown algorithm.  */
-TEST (BlockGcipherOnly, NamesOidsKeyLengths)
+TEST (Block128GcipherOnly, NamesOidsKeyLengths)
 {
   const struct { int algo; const char *name; int base; } aria[] = {
     { GCRY_CIPHER_ARIA128, "ARIA128", 1 },
@@ -1029,7 +1029,7 @@ struct path_family
   std::vector<int> algos;
 };
 
-TEST (BlockPaths, VsGeneric)
+TEST (Block128Paths, VsGeneric)
 {
   const path_family fams[] = {
     { "Camellia", &_gcry_cipher_spec_camellia128,

@@ -1,4 +1,4 @@
-/* t-kat.cpp - AES known answers on every path this CPU has.
+/* t-aes.cpp - AES known answers on every path this CPU has.
  *
  * Sources: FIPS-197 Appendix C (single block), NIST SP 800-38A Appendix F
  * (F.1 ECB, F.2 CBC, F.3 CFB8/CFB128, F.4 OFB, F.5 CTR) for all key sizes,
@@ -432,7 +432,7 @@ botan_cases ()
 
 /* ---- Tests ----------------------------------------------------------- */
 
-TEST (Kat, Names)
+TEST (AesKat, Names)
 {
   EXPECT_STREQ (_gcry_cipher_spec_aes.name, "AES");
   EXPECT_STREQ (_gcry_cipher_spec_aes192.name, "AES192");
@@ -445,7 +445,7 @@ TEST (Kat, Names)
                   .name, "generic");
 }
 
-TEST (Kat, KeyLengths)
+TEST (AesKat, KeyLengths)
 {
   /* libgcrypt: every AES id takes 16, 24 and 32 bytes, nothing else.  */
   for (const cipher_spec *spec : { &_gcry_cipher_spec_aes,
@@ -463,21 +463,21 @@ TEST (Kat, KeyLengths)
       }
 }
 
-TEST (Kat, SelfTest)
+TEST (AesKat, SelfTest)
 {
   EXPECT_EQ (_gcry_cipher_spec_aes.selftest (), nullptr);
 }
 
-TEST (Kat, Fips197SpecLevel) { run_cases (fips197_cases (), Level::Spec); }
-TEST (Kat, Fips197Api) { run_cases (fips197_cases (), Level::Api); }
-TEST (Kat, Sp800_38aSpecLevel) { run_cases (sp800_38a_cases (), Level::Spec); }
-TEST (Kat, Sp800_38aApi) { run_cases (sp800_38a_cases (), Level::Api); }
-TEST (Kat, BotanSpecLevel) { run_cases (botan_cases (), Level::Spec); }
-TEST (Kat, BotanApi) { run_cases (botan_cases (), Level::Api); }
+TEST (AesKat, Fips197SpecLevel) { run_cases (fips197_cases (), Level::Spec); }
+TEST (AesKat, Fips197Api) { run_cases (fips197_cases (), Level::Api); }
+TEST (AesKat, Sp800_38aSpecLevel) { run_cases (sp800_38a_cases (), Level::Spec); }
+TEST (AesKat, Sp800_38aApi) { run_cases (sp800_38a_cases (), Level::Api); }
+TEST (AesKat, BotanSpecLevel) { run_cases (botan_cases (), Level::Spec); }
+TEST (AesKat, BotanApi) { run_cases (botan_cases (), Level::Api); }
 
 /* Wycheproof AES-CBC-PKCS5: valid vectors encrypt to ct and decrypt
  * back; invalid ones must fail at decryption (length) or unpadding.  */
-TEST (Kat, WycheproofCbcPkcs5Api)
+TEST (AesKat, WycheproofCbcPkcs5Api)
 {
   announce_paths ();
   Json root;

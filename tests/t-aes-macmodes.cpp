@@ -1,4 +1,4 @@
-/* t-modes-mac.cpp - CCM, EAX, SIV and AES key wrap (KW/KWP).
+/* t-aes-macmodes.cpp - AES in CCM, EAX, SIV and key wrap (KW/KWP).
  *
  *  - Known answers: NIST SP 800-38C C.1-C.3, RFC 3610 packets 1-2,
  *    RFC 5297 A.1/A.2, RFC 3394 4.1-4.6, RFC 5649 6, the Wycheproof
@@ -613,7 +613,7 @@ mode_name (int mode)
     }
 }
 
-TEST (ModesMac, KnownAnswersEveryPath)
+TEST (AesMacModes, KnownAnswersEveryPath)
 {
   sysgcrypt_load_quiet ();
   std::vector<Kat> kats = all_kats ();
@@ -657,7 +657,7 @@ TEST (ModesMac, KnownAnswersEveryPath)
     }
 }
 
-TEST (ModesMac, KnownAnswersNoBulk)
+TEST (AesMacModes, KnownAnswersNoBulk)
 {
   std::vector<Kat> kats = all_kats ();
   int n = 0;
@@ -690,7 +690,7 @@ random_split (Prng &rng, size_t len)
   return s;
 }
 
-TEST (ModesMac, PathsAgree)
+TEST (AesMacModes, PathsAgree)
 {
   auto paths = testutil::available_paths (&_gcry_cipher_spec_aes);
   Prng rng (0x6d6f6465736d6163ull);
@@ -1034,7 +1034,7 @@ random_sequence (Twin &t, Prng &rng, int mode, int steps)
     }
 }
 
-TEST (ModesMac, DifferentialSequences)
+TEST (AesMacModes, DifferentialSequences)
 {
   const sysgcrypt *sys = sysgcrypt_load_quiet ();
   if (!sys)
@@ -1074,7 +1074,7 @@ TEST (ModesMac, DifferentialSequences)
  * pending until then) or before the tag; several headers, also after
  * data; setiv reuse; a failed setkey; the message split at every
  * offset, in place and not, in both directions.  */
-TEST (ModesMac, DifferentialEaxKeyTables)
+TEST (AesMacModes, DifferentialEaxKeyTables)
 {
   const sysgcrypt *sys = sysgcrypt_load_quiet ();
   if (!sys)
@@ -1171,7 +1171,7 @@ TEST (ModesMac, DifferentialEaxKeyTables)
 
 /* Key-length rules and the calls before any key (only those libgcrypt
  * survives).  */
-TEST (ModesMac, DifferentialKeysAndOpen)
+TEST (AesMacModes, DifferentialKeysAndOpen)
 {
   const sysgcrypt *sys = sysgcrypt_load_quiet ();
   if (!sys)
@@ -1207,7 +1207,7 @@ namespace {
 /* CCM with q = 2 and more than 16 * 2^16 bytes: the 128-bit counter
  * carries out of its q bytes into the nonce, exactly as in libgcrypt
  * (which does not limit ENCRYPTLEN by q).  */
-TEST (ModesMac, DifferentialCcmCounterCarry)
+TEST (AesMacModes, DifferentialCcmCounterCarry)
 {
   const sysgcrypt *sys = sysgcrypt_load_quiet ();
   if (!sys)

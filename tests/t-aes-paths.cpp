@@ -1,4 +1,4 @@
-/* t-paths.cpp - every AES path against the generic one on random data.
+/* t-aes-paths.cpp - every AES path against the generic one on random data.
  *
  * Two levels:
  *   Bulk   each path's bulk slots (ecb_crypt, cbc_enc/dec, cfb_enc/dec,
@@ -307,15 +307,15 @@ api_vs_generic (BlockMode m)
 
 }  // namespace
 
-TEST (PathsBulk, ECB) { bulk_vs_single (BlockMode::ECB); }
-TEST (PathsBulk, CBC) { bulk_vs_single (BlockMode::CBC); }
-TEST (PathsBulk, CFB) { bulk_vs_single (BlockMode::CFB); }
-TEST (PathsBulk, OFB) { bulk_vs_single (BlockMode::OFB); }
-TEST (PathsBulk, CTR) { bulk_vs_single (BlockMode::CTR); }
+TEST (AesPathsBulk, ECB) { bulk_vs_single (BlockMode::ECB); }
+TEST (AesPathsBulk, CBC) { bulk_vs_single (BlockMode::CBC); }
+TEST (AesPathsBulk, CFB) { bulk_vs_single (BlockMode::CFB); }
+TEST (AesPathsBulk, OFB) { bulk_vs_single (BlockMode::OFB); }
+TEST (AesPathsBulk, CTR) { bulk_vs_single (BlockMode::CTR); }
 
 /* cbc_enc with CBC_MAC set: every block goes to the same 16 bytes, which
  * end as the last CBC ciphertext block, and so does the IV.  */
-TEST (PathsBulk, CbcMac)
+TEST (AesPathsBulk, CbcMac)
 {
   Prng rng (test_seed () ^ 0x300);
   for (const cipher_impl_info *impl : available_paths (&_gcry_cipher_spec_aes))
@@ -342,17 +342,17 @@ TEST (PathsBulk, CbcMac)
       }
 }
 
-TEST (PathsApi, ECB) { api_vs_generic (BlockMode::ECB); }
-TEST (PathsApi, CBC) { api_vs_generic (BlockMode::CBC); }
-TEST (PathsApi, CFB) { api_vs_generic (BlockMode::CFB); }
-TEST (PathsApi, CFB8) { api_vs_generic (BlockMode::CFB8); }
-TEST (PathsApi, OFB) { api_vs_generic (BlockMode::OFB); }
-TEST (PathsApi, CTR) { api_vs_generic (BlockMode::CTR); }
+TEST (AesPathsApi, ECB) { api_vs_generic (BlockMode::ECB); }
+TEST (AesPathsApi, CBC) { api_vs_generic (BlockMode::CBC); }
+TEST (AesPathsApi, CFB) { api_vs_generic (BlockMode::CFB); }
+TEST (AesPathsApi, CFB8) { api_vs_generic (BlockMode::CFB8); }
+TEST (AesPathsApi, OFB) { api_vs_generic (BlockMode::OFB); }
+TEST (AesPathsApi, CTR) { api_vs_generic (BlockMode::CTR); }
 
 /* The CTR counter carries across all 128 bits and wraps to zero: encrypt
  * zeros from 2^128 - 3 for 8+ blocks with the path forced and compare
  * with counters computed here.  */
-TEST (PathsApi, CtrWrap)
+TEST (AesPathsApi, CtrWrap)
 {
   for (const cipher_impl_info *impl : available_paths (&_gcry_cipher_spec_aes))
     for (int start : { 0, 1 })
@@ -392,7 +392,7 @@ TEST (PathsApi, CtrWrap)
  * (32 blocks), so the carry lands in every position of a wide batch and
  * of the narrower tail steps.  A second call on the same handle checks
  * the counter the first one left.  */
-TEST (PathsApi, CtrByte15)
+TEST (AesPathsApi, CtrByte15)
 {
   Prng rng (test_seed () ^ 0x400);
   const size_t runs[] = { 1, 3, 16, 17, 31, 32, 33, 63, 100 };
