@@ -23,8 +23,8 @@
  *               FIPS-197 5.2 key schedule and the 5.3.5 equivalent
  *               inverse-cipher schedule computed here independently, in
  *               byte order and in 32-bit word order.  Every algorithm,
- *               every path this CPU has (forced as t-aes-paths does),
- *               every mode, short and bulk-sized data.
+ *               every path this CPU has (forced as t-aes does), every
+ *               mode, short and bulk-sized data.
  *  SecureMemory GCRY_CIPHER_SECURE handles live in a mapping that is
  *               locked (smaps "Locked:" and VmFlag "lo") and excluded
  *               from core dumps (VmFlag "dd"); exhausting the pool makes

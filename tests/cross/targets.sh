@@ -35,10 +35,11 @@ rv64,v=true,vlen=1024,$riscv_vcrypto"
 # and GCIPHER_DISABLE_HWF=NAME,NAME, so the library sees (and t-hwf
 # checks) a NEON-only CPU and every AES and GHASH call takes the generic
 # paths.  "max" has everything QEMU implements.  A "/tests=T+T" field
-# runs only those suites on that CPU (CI time): on "max" t-aes-paths and
-# the other suites already force every path, generic ones included, so
-# the no-crypto CPU runs the detection check and the suites whose
-# default paths change there.
+# runs only those suites on that CPU (CI time): on "max" t-aes and the
+# other suites already force every path, generic ones included, so the
+# no-crypto CPU runs the detection check and the suites whose default
+# paths change there (t-aes's paths-against-generic tests, merged with
+# its known answers, run there too, on the generic path alone).
 arm64_nocrypto_tests="t-hwf+t-aes+t-aes-gcm+t-aes-gcm-siv+t-aes-xts-ocb+t-aes-macmodes+t-stream+t-serpent"
 arm64_cpus_default="max
 cortex-a53/hwf-off=arm-aes+arm-pmull+arm-sha1+arm-sha2/tests=$arm64_nocrypto_tests"

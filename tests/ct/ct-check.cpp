@@ -31,7 +31,7 @@
  *
  * A "path" is one (algorithm, implementation, mode variant) and for GCM
  * and GCM-SIV also the GHASH / POLYVAL back end, forced through the hwf
- * test mask as tests/t-aes-paths.cpp does.  Algorithms, implementations and
+ * test mask as tests/t-aes.cpp does.  Algorithms, implementations and
  * back ends come from the library's own lists (_gcry_cipher_spec_nth,
  * cipher_spec::impls, _gcry_gcm_ghash_impls), modes from
  * _gcry_cipher_mode_supported, so a new algorithm or path is covered

@@ -81,7 +81,7 @@
 # Prints one summary line per tree and exits non-zero when anything
 # failed.  Time from clean trees on 2 busy cores (load 2-5): 12 minutes
 # (13 CPU-minutes): the ASan tree 10 to build, 2 to run (t-badinput and
-# t-aes-paths about a minute each), the TSan tree 1.5 in all.
+# t-aes about a minute each), the TSan tree 1.5 in all.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${top_srcdir:=$(cd "$here/../.." && pwd)}"
