@@ -337,8 +337,9 @@ rows (uint32_t *state, unsigned char *out, const unsigned char *in,
 }
 /* The burn depths: the frames with spilled ymm registers, measured
  * with GCC 12 on x86-64 (rows none: it keeps everything in registers
- * and reads the state again for the feed-forward; bulk 264 bytes, the
- * stitched function 312, return addresses and alignment included)
+ * and reads the state again for the feed-forward; bulk 328 bytes, the
+ * stitched function 408, its short form 248 with the red zone; return
+ * addresses and alignment included)
  * with room to spare; i386, with eight vector registers, spills far
  * more (key words 783 bytes deep from two row chains); t-stream's
  * ChaCha20PathsLeaveNoKeystreamOnTheStack and t-hygiene check that no
@@ -370,6 +371,7 @@ constexpr unsigned int BULK_DEPTH = 512;
 constexpr unsigned int BULK_DEPTH = 64 * 32 + 16 * sizeof (void *);
 #endif
 constexpr unsigned int STITCHED_DEPTH = 512;
+constexpr unsigned int ROWS_STITCHED_DEPTH = 320;
 
 } // namespace
 
@@ -450,5 +452,40 @@ _gcry_chacha20_poly1305_avx2 (uint32_t *state, poly1305_context *mac,
   h.store (mac);
   _mm256_zeroall ();
   return STITCHED_DEPTH;
+}
+
+/* The short-message form (RFC 8439 2.8): NBLOCKS (1..4) keystream
+ * blocks in the row layout XORed from IN to OUT (IN == OUT allowed),
+ * and MBLOCKS (at most 40) whole 16-byte blocks at M absorbed into MAC
+ * (no partial block pending) in the rounds' loop, at most
+ * ceil (MBLOCKS / 10) after each double round, before the kernel stores
+ * to OUT.  The row kernel's chains are latency bound and leave the
+ * integer units idle: a decryption of up to 447 bytes reads its
+ * ciphertext into Poly1305 while the last blocks' keystream is made.
+ * The caller sees that M is read before OUT is written where they
+ * overlap.  */
+unsigned int
+_gcry_chacha20_poly1305_avx2_rows (uint32_t *state, poly1305_context *mac,
+                                   unsigned char *out,
+                                   const unsigned char *in, size_t nblocks,
+                                   const unsigned char *m, size_t mblocks)
+{
+  using namespace poly1305_radix44;
+  serial64 h (mac);
+  const size_t per = (mblocks + 9) / 10;
+  size_t done = 0;
+  auto hook = [&h, &done, m, mblocks, per] (int)
+    __attribute__ ((always_inline)) {
+      const size_t end = mblocks - done < per ? mblocks : done + per;
+      for (; done < end; done++)
+        h.block (m + 16 * done, 1);
+    };
+  if (nblocks <= 2)
+    chacha20_rows::blocks<ymm_rows, 1> (state, out, in, nblocks, hook);
+  else
+    chacha20_rows::blocks<ymm_rows, 2> (state, out, in, nblocks, hook);
+  h.store (mac);
+  _mm256_zeroall ();
+  return ROWS_STITCHED_DEPTH;
 }
 #endif /* POLY1305_RADIX44 */

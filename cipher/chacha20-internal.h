@@ -90,6 +90,18 @@ unsigned int _gcry_chacha20_poly1305_avx2 (uint32_t *state,
                                            const unsigned char *in,
                                            size_t nblocks, int encrypt)
   GCIPHER_INTERNAL;
+/* A short message's last NBLOCKS (1..4) keystream blocks in the row
+ * layout XORed from IN to OUT, with MBLOCKS (at most 40) whole blocks
+ * at M absorbed into MAC (no partial block pending) before the kernel
+ * writes OUT (chacha20-avx2.cpp).  Returns the stack burn depth.  */
+unsigned int _gcry_chacha20_poly1305_avx2_rows (uint32_t *state,
+                                                poly1305_context *mac,
+                                                unsigned char *out,
+                                                const unsigned char *in,
+                                                size_t nblocks,
+                                                const unsigned char *m,
+                                                size_t mblocks)
+  GCIPHER_INTERNAL;
 #endif
 #if defined(CHACHA20_USE_AVX512) && defined(__SIZEOF_INT128__)
 /* ChaCha20-Poly1305 stitched (chacha20-avx512.cpp, used by

@@ -52,13 +52,20 @@ quarter_rows (typename V::T &a, typename V::T &b, typename V::T &c,
   c = V::add32 (c, d); b = V::template rol<7> (V::xor_ (b, c));
 }
 
+struct no_hook
+{
+  void operator() (int) const {}
+};
+
 /* NBLOCKS (1 .. CHAINS x V::W) keystream blocks of STATE XORed
  * from IN to OUT (IN == OUT allowed); the counter in words 12..13
- * advances by NBLOCKS.  */
-template <class V, int CHAINS>
+ * advances by NBLOCKS.  HOOK (R) runs after double round R (0..9),
+ * before any store to OUT: the stitched ChaCha20-Poly1305 of a short
+ * message puts its scalar Poly1305 blocks there.  */
+template <class V, int CHAINS, class Hook = no_hook>
 inline __attribute__ ((always_inline)) void
 blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
-        size_t nblocks)
+        size_t nblocks, Hook &&hook = Hook ())
 {
   typedef typename V::T vec;
   const uint64_t total = nblocks;
@@ -110,6 +117,7 @@ blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
       for (int k = 0; k < CHAINS; k++)
         asm ("" : "+v" (a[k]), "+v" (b[k]), "+v" (c[k]), "+v" (d[k]));
 #endif
+      hook (r);
     }
   /* The feed-forward reads STATE again (the pointer hidden from the
    * optimiser): the input rows kept across the rounds would not fit the

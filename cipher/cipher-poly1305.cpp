@@ -307,6 +307,36 @@ poly1305_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       if (!encrypt && inlen >= pass * CHACHA20_BLOCKSIZE
           && !st->mac.leftover)
         _gcry_chacha20_poly1305_drop_ahead (cc);
+      /* Decrypting a fresh message shorter than a pass (AVX2) but
+       * longer than the keystream kept ahead: its whole Poly1305 blocks
+       * in the row kernel's loop that makes the blocks after those, then
+       * the kept keystream, then the rest.  Every ciphertext byte is
+       * read into Poly1305 before its plaintext is written.  */
+      constexpr size_t ahead = CHACHA20_PAD_BLOCKS * CHACHA20_BLOCKSIZE;
+      if (!encrypt && pass == 8 && cc->unused == ahead && !st->mac.leftover
+          && inlen >= ahead + CHACHA20_BLOCKSIZE
+          && inlen < pass * CHACHA20_BLOCKSIZE)
+        {
+          const size_t nb = (inlen - ahead) / CHACHA20_BLOCKSIZE;
+          const size_t mb = inlen / POLY1305_BLOCKSIZE;
+          const size_t done = ahead + nb * CHACHA20_BLOCKSIZE;
+          unsigned int d = _gcry_chacha20_poly1305_avx2_rows (
+              cc->input, &st->mac, out + ahead, in + ahead, nb, in, mb);
+          depth = d > depth ? d : depth;
+          d = c->spec->stdecrypt (c->ctx, out, in, ahead);
+          depth = d > depth ? d : depth;
+          _gcry_poly1305_update (&st->mac, in + mb * POLY1305_BLOCKSIZE,
+                                 inlen - mb * POLY1305_BLOCKSIZE);
+          if (inlen > done)
+            {
+              d = c->spec->stdecrypt (c->ctx, out + done, in + done,
+                                      inlen - done);
+              depth = d > depth ? d : depth;
+            }
+          out += inlen;
+          in += inlen;
+          inlen = 0;
+        }
       if (cc->unused && inlen >= cc->unused + pass * CHACHA20_BLOCKSIZE)
         crypt_run (cc->unused);
       if (!cc->unused && !st->mac.leftover
