@@ -410,19 +410,22 @@ _gcry_chacha20_avx2_blocks (uint32_t *state, unsigned char *out,
  * integer multiplier idle, and the Poly1305 chain (about 20 cycles a
  * block) fits beside them.  Decryption authenticates the pass's own
  * input (read before the pass stores); encryption the previous pass's
- * output, and the last pass's output after the loop.  Same results as
- * the ChaCha20 and Poly1305 paths run one after the other.  */
+ * output (the first pass PRE_BLOCKS blocks at PRE, a multiple of four
+ * up to 32: the ciphertext of the keystream kept ahead), and the last
+ * pass's output after the loop.  Same results as the ChaCha20 and
+ * Poly1305 paths run one after the other.  */
 unsigned int
 _gcry_chacha20_poly1305_avx2 (uint32_t *state, poly1305_context *mac,
                               unsigned char *out, const unsigned char *in,
-                              size_t nblocks, int encrypt)
+                              size_t nblocks, int encrypt,
+                              const unsigned char *pre, size_t pre_blocks)
 {
   using namespace poly1305_radix44;
   serial64 h (mac);
   /* The ciphertext not yet absorbed: PM, PCOUNT 16-byte blocks (the
-   * previous pass's output when encrypting).  */
-  const unsigned char *pm = nullptr;
-  size_t pcount = 0;
+   * previous pass's output when encrypting, PRE before the first).  */
+  const unsigned char *pm = encrypt ? pre : nullptr;
+  size_t pcount = encrypt ? pre_blocks : 0;
   while (nblocks)
     {
       const size_t n = nblocks < 8 ? nblocks : 8;

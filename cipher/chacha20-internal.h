@@ -82,13 +82,17 @@ unsigned int _gcry_chacha20_avx512_blocks (uint32_t *state,
 struct poly1305_context;
 /* ChaCha20-Poly1305 stitched with the scalar Poly1305
  * (chacha20-avx2.cpp, used by cipher-poly1305.cpp): NBLOCKS any count
- * (passes of eight, the last one partly stored); otherwise as
+ * (passes of eight, the last one partly stored); when encrypting, the
+ * PRE_BLOCKS (a multiple of 4, at most 32) 16-byte blocks of ciphertext
+ * at PRE are absorbed first, in the first pass; otherwise as
  * _gcry_chacha20_poly1305_avx512 below.  */
 unsigned int _gcry_chacha20_poly1305_avx2 (uint32_t *state,
                                            poly1305_context *mac,
                                            unsigned char *out,
                                            const unsigned char *in,
-                                           size_t nblocks, int encrypt)
+                                           size_t nblocks, int encrypt,
+                                           const unsigned char *pre,
+                                           size_t pre_blocks)
   GCIPHER_INTERNAL;
 /* A short message's last NBLOCKS (1..4) keystream blocks in the row
  * layout XORed from IN to OUT, with MBLOCKS (at most 40) whole blocks

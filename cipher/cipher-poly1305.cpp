@@ -277,25 +277,15 @@ poly1305_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
    * vector paths one after the other); AVX-512 only beside the scalar
    * Poly1305 (its own vector path is faster).  */
   CHACHA20_context *cc = static_cast<CHACHA20_context *> (c->ctx);
-  typedef unsigned int (*stitched_fn) (uint32_t *, poly1305_context *,
-                                       unsigned char *, const unsigned char *,
-                                       size_t, int);
-  stitched_fn stitched = nullptr;
-  size_t pass = 0;   /* Blocks per pass.  */
+  size_t pass = 0;   /* Blocks per pass of the stitched function.  */
   if (cc->blocks == _gcry_chacha20_avx2_blocks)
-    {
-      stitched = _gcry_chacha20_poly1305_avx2;
-      pass = 8;
-    }
+    pass = 8;
 # ifdef CHACHA20_USE_AVX512
   if (cc->blocks == _gcry_chacha20_avx512_blocks
       && !_gcry_poly1305_uses_simd (&st->mac))
-    {
-      stitched = _gcry_chacha20_poly1305_avx512;
-      pass = 16;
-    }
+    pass = 16;
 # endif
-  if (stitched)
+  if (pass)
     {
       /* Decrypting a fresh message of a whole pass or more: the passes
        * start at its first byte, all of its Poly1305 beside the vector
@@ -337,8 +327,28 @@ poly1305_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
           in += inlen;
           inlen = 0;
         }
+      /* Encrypting (AVX2) with whole blocks of keystream kept ahead:
+       * their ciphertext goes into the first pass's Poly1305, which
+       * encryption leaves empty, instead of a serial run first.  */
+      const unsigned char *pre = nullptr;
+      size_t pre_blocks = 0;
       if (cc->unused && inlen >= cc->unused + pass * CHACHA20_BLOCKSIZE)
-        crypt_run (cc->unused);
+        {
+          const size_t n = cc->unused;
+          if (encrypt && pass == 8 && !st->mac.leftover
+              && n % CHACHA20_BLOCKSIZE == 0 && n <= 8 * CHACHA20_BLOCKSIZE)
+            {
+              unsigned int d = c->spec->stencrypt (c->ctx, out, in, n);
+              depth = d > depth ? d : depth;
+              pre = out;
+              pre_blocks = n / POLY1305_BLOCKSIZE;
+              out += n;
+              in += n;
+              inlen -= n;
+            }
+          else
+            crypt_run (n);
+        }
       if (!cc->unused && !st->mac.leftover
           && inlen >= pass * CHACHA20_BLOCKSIZE)
         {
@@ -346,14 +356,32 @@ poly1305_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
           size_t nblocks = pass == 8 ? inlen / CHACHA20_BLOCKSIZE
                                      : inlen / (pass * CHACHA20_BLOCKSIZE)
                                        * pass;
-          if (pass == 16)   /* Its four-block steps use r^2..r^4.  */
-            _gcry_poly1305_powers (&st->mac);
-          unsigned int d = stitched (cc->input, &st->mac, out, in, nblocks,
-                                     encrypt);
+          unsigned int d;
+# ifdef CHACHA20_USE_AVX512
+          if (pass == 16)
+            {
+              _gcry_poly1305_powers (&st->mac);   /* Its four-block steps.  */
+              d = _gcry_chacha20_poly1305_avx512 (cc->input, &st->mac, out,
+                                                  in, nblocks, encrypt);
+            }
+          else
+# endif
+            d = _gcry_chacha20_poly1305_avx2 (cc->input, &st->mac, out, in,
+                                              nblocks, encrypt, pre,
+                                              pre_blocks);
+          pre = nullptr;
           depth = d > depth ? d : depth;
           out += nblocks * CHACHA20_BLOCKSIZE;
           in += nblocks * CHACHA20_BLOCKSIZE;
           inlen -= nblocks * CHACHA20_BLOCKSIZE;
+        }
+      if (pre)   /* Not reached: the pass above takes it.  */
+        {
+          _gcry_poly1305_update (&st->mac, pre,
+                                 pre_blocks * POLY1305_BLOCKSIZE);
+          const unsigned int d = POLY1305_UPDATE_BURN_DEPTH (
+              pre_blocks * POLY1305_BLOCKSIZE);
+          depth = d > depth ? d : depth;
         }
     }
 #endif
