@@ -457,37 +457,16 @@ _gcry_chacha20_poly1305_avx2 (uint32_t *state, poly1305_context *mac,
   return STITCHED_DEPTH;
 }
 
-/* The short-message form (RFC 8439 2.8): NBLOCKS (1..4) keystream
- * blocks in the row layout XORed from IN to OUT (IN == OUT allowed),
- * and MBLOCKS (at most 40) whole 16-byte blocks at M absorbed into MAC
- * (no partial block pending) in the rounds' loop, at most
- * ceil (MBLOCKS / 10) after each double round, before the kernel stores
- * to OUT.  The row kernel's chains are latency bound and leave the
- * integer units idle: a decryption of up to 447 bytes reads its
- * ciphertext into Poly1305 while the last blocks' keystream is made.
- * The caller sees that M is read before OUT is written where they
- * overlap.  */
+/* The short-message form (chacha20-rows.h's poly1305_in_rows): one or
+ * two chains of two blocks on ymm.  */
 unsigned int
 _gcry_chacha20_poly1305_avx2_rows (uint32_t *state, poly1305_context *mac,
                                    unsigned char *out,
                                    const unsigned char *in, size_t nblocks,
                                    const unsigned char *m, size_t mblocks)
 {
-  using namespace poly1305_radix44;
-  serial64 h (mac);
-  const size_t per = (mblocks + 9) / 10;
-  size_t done = 0;
-  auto hook = [&h, &done, m, mblocks, per] (int)
-    __attribute__ ((always_inline)) {
-      const size_t end = mblocks - done < per ? mblocks : done + per;
-      for (; done < end; done++)
-        h.block (m + 16 * done, 1);
-    };
-  if (nblocks <= 2)
-    chacha20_rows::blocks<ymm_rows, 1> (state, out, in, nblocks, hook);
-  else
-    chacha20_rows::blocks<ymm_rows, 2> (state, out, in, nblocks, hook);
-  h.store (mac);
+  chacha20_rows::poly1305_in_rows<ymm_rows> (state, mac, out, in, nblocks,
+                                             m, mblocks);
   _mm256_zeroall ();
   return ROWS_STITCHED_DEPTH;
 }

@@ -307,6 +307,23 @@ _gcry_chacha20_poly1305_avx512 (uint32_t *state, poly1305_context *mac,
   vec_clear_zmm ();
   return 64 * 64 + 64 * sizeof (void *);
 }
+
+/* The short-message form (chacha20-rows.h's poly1305_in_rows): one or
+ * two chains of two blocks on ymm, as the rows function above (a zmm
+ * chain is longer on CPUs that split its operations).  Its frame: the
+ * saved registers and a few words (about 250 bytes with the red zone,
+ * GCC 12), nothing of the key or the keystream.  */
+unsigned int
+_gcry_chacha20_poly1305_avx512_rows (uint32_t *state, poly1305_context *mac,
+                                     unsigned char *out,
+                                     const unsigned char *in, size_t nblocks,
+                                     const unsigned char *m, size_t mblocks)
+{
+  chacha20_rows::poly1305_in_rows<ymm_rows> (state, mac, out, in, nblocks,
+                                             m, mblocks);
+  vec_clear_zmm ();
+  return DEPTH;
+}
 #endif /* POLY1305_RADIX44 */
 
 #endif /* CHACHA20_USE_AVX512 */

@@ -108,6 +108,16 @@ unsigned int _gcry_chacha20_poly1305_avx2_rows (uint32_t *state,
   GCIPHER_INTERNAL;
 #endif
 #if defined(CHACHA20_USE_AVX512) && defined(__SIZEOF_INT128__)
+/* The same as _gcry_chacha20_poly1305_avx2_rows on the AVX-512 path
+ * (chacha20-avx512.cpp).  */
+unsigned int _gcry_chacha20_poly1305_avx512_rows (uint32_t *state,
+                                                  poly1305_context *mac,
+                                                  unsigned char *out,
+                                                  const unsigned char *in,
+                                                  size_t nblocks,
+                                                  const unsigned char *m,
+                                                  size_t mblocks)
+  GCIPHER_INTERNAL;
 /* ChaCha20-Poly1305 stitched (chacha20-avx512.cpp, used by
  * cipher-poly1305.cpp): NBLOCKS must be a multiple of 16 (the last
  * NBLOCKS % 16 would be left undone); keystream blocks XORed from IN to

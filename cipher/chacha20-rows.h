@@ -37,6 +37,7 @@
 #ifdef __AVX2__
 # include "simd-x86.h"
 #endif
+#include "poly1305.h"
 
 namespace {
 namespace chacha20_rows {
@@ -147,6 +148,41 @@ blocks (uint32_t *state, unsigned char *out, const unsigned char *in,
   state[12] = (uint32_t) ctr;
   state[13] = (uint32_t) (ctr >> 32);
 }
+
+#ifdef POLY1305_RADIX44
+/* ChaCha20-Poly1305's short-message form (RFC 8439 2.8): NBLOCKS
+ * (1 .. 2 x V::W) keystream blocks XORed from IN to OUT (IN == OUT
+ * allowed), and MBLOCKS (at most 40) whole 16-byte blocks at M absorbed
+ * into MAC (no partial block pending) in the rounds' loop, at most
+ * ceil (MBLOCKS / 10) after each double round, before the kernel
+ * stores to OUT.  The row kernel's chains are latency bound and leave
+ * the integer units idle, so a short decryption reads its ciphertext
+ * into the scalar Poly1305 (poly1305.h's serial64) while its last
+ * blocks' keystream is made.  Where M and OUT overlap, M is read
+ * first.  */
+template <class V>
+inline __attribute__ ((always_inline)) void
+poly1305_in_rows (uint32_t *state, poly1305_context *mac, unsigned char *out,
+                  const unsigned char *in, size_t nblocks,
+                  const unsigned char *m, size_t mblocks)
+{
+  using namespace poly1305_radix44;
+  serial64 h (mac);
+  const size_t per = (mblocks + 9) / 10;
+  size_t done = 0;
+  auto hook = [&h, &done, m, mblocks, per] (int)
+    __attribute__ ((always_inline)) {
+      const size_t end = mblocks - done < per ? mblocks : done + per;
+      for (; done < end; done++)
+        h.block (m + 16 * done, 1);
+    };
+  if (nblocks <= (size_t) V::W)
+    blocks<V, 1> (state, out, in, nblocks, hook);
+  else
+    blocks<V, 2> (state, out, in, nblocks, hook);
+  h.store (mac);
+}
+#endif
 
 #ifdef __AVX2__
 /* The row layout on ymm, two blocks per register (lane j = block j),

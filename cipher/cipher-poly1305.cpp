@@ -277,6 +277,46 @@ poly1305_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
    * vector paths one after the other); AVX-512 only beside the scalar
    * Poly1305 (its own vector path is faster).  */
   CHACHA20_context *cc = static_cast<CHACHA20_context *> (c->ctx);
+  /* Decrypting a fresh message of 256 to 511 bytes (longer than the
+   * keystream kept ahead, shorter than a pass): its whole Poly1305
+   * blocks in the row kernel's loop that makes the blocks after those,
+   * then the kept keystream, then the rest.  Every ciphertext byte is
+   * read into Poly1305 before its plaintext is written.  */
+  typedef unsigned int short_fn (uint32_t *, poly1305_context *,
+                                 unsigned char *, const unsigned char *,
+                                 size_t, const unsigned char *, size_t);
+  short_fn *short_rows = nullptr;
+  if (cc->blocks == _gcry_chacha20_avx2_blocks)
+    short_rows = _gcry_chacha20_poly1305_avx2_rows;
+# ifdef CHACHA20_USE_AVX512
+  if (cc->blocks == _gcry_chacha20_avx512_blocks)
+    short_rows = _gcry_chacha20_poly1305_avx512_rows;
+# endif
+  constexpr size_t ahead = CHACHA20_PAD_BLOCKS * CHACHA20_BLOCKSIZE;
+  if (short_rows && !encrypt && cc->unused == ahead && !st->mac.leftover
+      && inlen >= ahead + CHACHA20_BLOCKSIZE
+      && inlen < ahead + 5 * CHACHA20_BLOCKSIZE)
+    {
+      const size_t nb = (inlen - ahead) / CHACHA20_BLOCKSIZE;
+      const size_t mb = inlen / POLY1305_BLOCKSIZE;
+      const size_t done = ahead + nb * CHACHA20_BLOCKSIZE;
+      unsigned int d = short_rows (cc->input, &st->mac, out + ahead,
+                                   in + ahead, nb, in, mb);
+      depth = d > depth ? d : depth;
+      d = c->spec->stdecrypt (c->ctx, out, in, ahead);
+      depth = d > depth ? d : depth;
+      _gcry_poly1305_update (&st->mac, in + mb * POLY1305_BLOCKSIZE,
+                             inlen - mb * POLY1305_BLOCKSIZE);
+      if (inlen > done)
+        {
+          d = c->spec->stdecrypt (c->ctx, out + done, in + done,
+                                  inlen - done);
+          depth = d > depth ? d : depth;
+        }
+      out += inlen;
+      in += inlen;
+      inlen = 0;
+    }
   size_t pass = 0;   /* Blocks per pass of the stitched function.  */
   if (cc->blocks == _gcry_chacha20_avx2_blocks)
     pass = 8;
@@ -297,36 +337,6 @@ poly1305_crypt (gcry_cipher_hd_t c, unsigned char *out, size_t outsize,
       if (!encrypt && inlen >= pass * CHACHA20_BLOCKSIZE
           && !st->mac.leftover)
         _gcry_chacha20_poly1305_drop_ahead (cc);
-      /* Decrypting a fresh message shorter than a pass (AVX2) but
-       * longer than the keystream kept ahead: its whole Poly1305 blocks
-       * in the row kernel's loop that makes the blocks after those, then
-       * the kept keystream, then the rest.  Every ciphertext byte is
-       * read into Poly1305 before its plaintext is written.  */
-      constexpr size_t ahead = CHACHA20_PAD_BLOCKS * CHACHA20_BLOCKSIZE;
-      if (!encrypt && pass == 8 && cc->unused == ahead && !st->mac.leftover
-          && inlen >= ahead + CHACHA20_BLOCKSIZE
-          && inlen < pass * CHACHA20_BLOCKSIZE)
-        {
-          const size_t nb = (inlen - ahead) / CHACHA20_BLOCKSIZE;
-          const size_t mb = inlen / POLY1305_BLOCKSIZE;
-          const size_t done = ahead + nb * CHACHA20_BLOCKSIZE;
-          unsigned int d = _gcry_chacha20_poly1305_avx2_rows (
-              cc->input, &st->mac, out + ahead, in + ahead, nb, in, mb);
-          depth = d > depth ? d : depth;
-          d = c->spec->stdecrypt (c->ctx, out, in, ahead);
-          depth = d > depth ? d : depth;
-          _gcry_poly1305_update (&st->mac, in + mb * POLY1305_BLOCKSIZE,
-                                 inlen - mb * POLY1305_BLOCKSIZE);
-          if (inlen > done)
-            {
-              d = c->spec->stdecrypt (c->ctx, out + done, in + done,
-                                      inlen - done);
-              depth = d > depth ? d : depth;
-            }
-          out += inlen;
-          in += inlen;
-          inlen = 0;
-        }
       /* Encrypting (AVX2) with whole blocks of keystream kept ahead:
        * their ciphertext goes into the first pass's Poly1305, which
        * encryption leaves empty, instead of a serial run first.  */
