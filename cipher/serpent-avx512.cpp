@@ -7,7 +7,7 @@
  * VPTERNLOGD forms of serpent-internal.h (8 or 9 three-input operations
  * each instead of 14-17 two-input gates), the rotations of LT are
  * VPROLD, and its three-way XORs VPTERNLOGD too.  Short batches use
- * masked loads and stores (no access past the buffers).  The Ops is
+ * partial loads and masked stores (no access past the buffers).  The Ops is
  * simd-x86.h's Z4 through serpent-x86.h.  Built with
  * -mavx512f -mavx512vl -mavx512bw -mavx512dq in its own convenience
  * library; used when HWF_INTEL_AVX512 is present.
@@ -32,39 +32,25 @@ using simd_x86::Z4;
 
 struct ops_avx512 : serpent_ops_x86<Z4>
 {
-  static constexpr bool TERN = true, INTERLEAVE = true, OUTLINE = true;
+  static constexpr bool TERN = true, INTERLEAVE = true;
   static constexpr bool ROUND_LOOP = false;
   static constexpr bool PIN = false;
-  /* The rounds are out of line (OUTLINE: 4 copies of the unrolled
-   * rounds instead of one per mode, 424 KB of text down to 88 KB).
-   * Measured with the disassembly (GCC 12, x86-64): the out-of-line
-   * rounds keep state and keys in the 32 zmm registers (their frame is
-   * one saved rbp); the batch they get through memory is zeroed by
-   * batch_buf, and ECB passes the caller's buffers.  The CTR counter
-   * blocks (public) are assembled through the frame; only the OCB
-   * checksum is spilled, once per call: wrapper frame (with its
-   * 512-byte offset buffer, wiped) + kernel frame + red zone < 1024.
-   * i386 sees eight vector registers: there the rounds spill state
-   * (plaintext-derived, found up to 1248 bytes deep by t-hygiene), so
-   * its drivers burn.  */
+  /* Measured with the disassembly (GCC 12, x86-64): the kernels keep
+   * state and keys in the 32 zmm registers (their frame is one saved
+   * rbp), so they leave nothing to burn; cipher-batch-modes.h wipes its
+   * batch buffers (and burns the OCB frames itself).  i386 sees eight
+   * vector registers: there the rounds spill state (plaintext-derived,
+   * found up to 1248 bytes deep by t-hygiene), so its slots burn.  */
 #ifdef __x86_64__
   static constexpr unsigned int BURN = 0;
 #else
   static constexpr unsigned int BURN = 2048;
 #endif
-  static constexpr unsigned int OCB_BURN = 1536;
 
   static SERPENT_INLINE __mmask16
   mask_of (size_t n)
   {
     return (__mmask16)((1u << (4 * n)) - 1);
-  }
-  static SERPENT_INLINE V
-  loadn (const unsigned char *p, size_t n)
-  {
-    if (n >= 4)
-      return load (p);
-    return _mm512_maskz_loadu_epi32 (mask_of (n), p);
   }
   static SERPENT_INLINE void
   storen (unsigned char *p, V v, size_t n)
@@ -74,67 +60,22 @@ struct ops_avx512 : serpent_ops_x86<Z4>
     else
       _mm512_mask_storeu_epi32 (p, mask_of (n), v);
   }
-  /* Counter blocks HI:LO .. HI:LO + 3 (big-endian, carries into HI).  */
+  /* 16-byte loads and inserts; no access past block N.  */
   static SERPENT_INLINE V
-  ctr_v (uint64_t hi, uint64_t lo)
+  loadn (const unsigned char *p0, const unsigned char *p1, size_t n)
   {
-    const uint64_t lo1 = lo + 1, lo2 = lo + 2, lo3 = lo + 3;
-    const uint64_t hi1 = hi + (lo1 < 1), hi2 = hi + (lo2 < 2),
-                   hi3 = hi + (lo3 < 3);
-    return _mm512_set_epi64 ((long long)__builtin_bswap64 (lo3),
-                             (long long)__builtin_bswap64 (hi3),
-                             (long long)__builtin_bswap64 (lo2),
-                             (long long)__builtin_bswap64 (hi2),
-                             (long long)__builtin_bswap64 (lo1),
-                             (long long)__builtin_bswap64 (hi1),
-                             (long long)__builtin_bswap64 (lo),
-                             (long long)__builtin_bswap64 (hi));
-  }
-  static SERPENT_INLINE V
-  ctr32le_v (uint64_t lofix, uint64_t hi, uint32_t k)
-  {
-    return _mm512_set_epi64 ((long long)hi,
-                             (long long)(lofix | (uint32_t)(k + 3)),
-                             (long long)hi,
-                             (long long)(lofix | (uint32_t)(k + 2)),
-                             (long long)hi,
-                             (long long)(lofix | (uint32_t)(k + 1)),
-                             (long long)hi, (long long)(lofix | k));
-  }
-  static SERPENT_INLINE V
-  loadn_fwd (const unsigned char *p, size_t n)
-  {
-    __m256i lo = Y2::first_lane (n ? X1::load (p) : X1::zero ());
+    __m256i lo = Y2::first_lane (n ? X1::load (p0) : X1::zero ());
     if (n > 1)
-      lo = _mm256_inserti128_si256 (lo, X1::load (p + 16), 1);
+      lo = _mm256_inserti128_si256 (lo, X1::load (p1), 1);
     V r = _mm512_zextsi256_si512 (lo);
     if (n > 2)
       {
-        __m256i hi = Y2::first_lane (X1::load (p + 32));
+        __m256i hi = Y2::first_lane (X1::load (p1 + 16));
         if (n > 3)
-          hi = _mm256_inserti128_si256 (hi, X1::load (p + 48), 1);
+          hi = _mm256_inserti128_si256 (hi, X1::load (p1 + 32), 1);
         r = _mm512_inserti64x4 (r, hi, 1);
       }
     return r;
-  }
-  static SERPENT_INLINE V
-  maskn (V v, size_t n)
-  {
-    return n >= 4 ? v : _mm512_maskz_mov_epi32 (mask_of (n), v);
-  }
-  /* [carry.block3, cur.block0, cur.block1, cur.block2].  */
-  static SERPENT_INLINE V
-  with_prev (V cur, V carry)
-  {
-    return _mm512_alignr_epi64 (cur, carry, 6);
-  }
-  /* Halved twice (Y2::fold the second time): one extract and one XOR
-   * fewer than Z4::fold.  */
-  static SERPENT_INLINE void
-  fold (V v, unsigned char *out)
-  {
-    X1::store (out, Y2::fold (Y2::xor_ (_mm512_castsi512_si256 (v),
-                                        _mm512_extracti64x4_epi64 (v, 1))));
   }
   /* VPROLD.  */
   template <int N> static SERPENT_INLINE V rol (V x)

@@ -1,5 +1,5 @@
 /* serpent-internal.h - Serpent: the context, the bitsliced S-box formulas,
- * the round function and the mode drivers every path shares.
+ * the round function and the SIMD kernels every path shares.
  *
  * Serpent (Anderson, Biham, Knudsen, "Serpent: A Proposal for the
  * Advanced Encryption Standard", 1998) in its bitslice form (section 3 of
@@ -27,9 +27,10 @@
  * vector V is (uint32_t for the generic single-block code; 4, 8 or 16
  * blocks' words in an xmm/ymm/zmm register for the SIMD paths) and how to
  * rotate, shift, broadcast a key word and (for AVX-512) apply the ternary
- * S-box forms.  The SIMD mode drivers (serpent_simd<Ops>) are templates
- * too and are instantiated only in the ISA files, which are compiled with
- * that ISA's flags; this header itself uses no intrinsics.  The x86 Ops
+ * S-box forms.  The SIMD kernels (serpent_simd<Ops>), which serve
+ * cipher-batch-modes.h's mode drivers, are templates too and are
+ * instantiated only in the ISA files, which are compiled with that ISA's
+ * flags; this header itself uses no intrinsics.  The x86 Ops
  * (serpent-sse2.cpp, serpent-avx2.cpp, serpent-avx512.cpp) are
  * simd-x86.h's vector traits X1, Y2 and Z4 under these names
  * (serpent-x86.h's serpent_ops_x86) plus what each path has of its own;
@@ -45,7 +46,7 @@
 #include <type_traits>
 #include <utility>
 #include "cipher-internal.h"
-#include "cipher-ocb.h"
+#include "cipher-batch-modes.h"
 
 /* Serpent proposal 2: 32 rounds, 33 round keys of 128 bits.  */
 #define SERPENT_ROUNDS 32
@@ -1469,28 +1470,18 @@ struct serpent_ops_u32
   { serpent_inv_sbox<I> (a, b, c, d); }
 };
 
-/* ---- SIMD mode drivers --------------------------------------------- */
+/* ---- SIMD kernels --------------------------------------------------- */
 /* Ops (an ISA file's) adds to the round-engine members:
  *   BPV        blocks per vector in the block domain (1, 2, 4), SETS;
  *   BURN       stack bytes its kernels may leave secrets in (0 if none;
  *              spills go to the frame and, in leaf code, the 128-byte red
- *              zone below it); OCB_BURN the same for the OCB functions,
- *              which burn by themselves;
- *   zero (), loadn (p, n) / storen (p, v, n): the first N (0..BPV)
- *              blocks at P (the other lanes zero / untouched);
- *   ctr_v (hi, lo): BPV big-endian counter blocks hi:lo, hi:lo + 1, ...
- *              (128-bit arithmetic);
- *   ctr32le_v (lofix, hi, k): BPV GCM-SIV counter blocks (RFC 8452 4):
- *              bytes 0..3 the little-endian k, k + 1, ... (mod 2^32),
- *              bytes 4..7 those of LOFIX (its low 32 bits are zero),
- *              bytes 8..15 HI (both as little-endian loads);
- *   loadn_fwd (p, n): loadn from 16-byte pieces just stored by this
- *              code (block-sized loads forward from the store buffer, a
- *              wider load spanning two stores would stall);
- *   maskn (v, n): lanes >= N zeroed;  bcast_block (p): the block at P in
- *              every lane;  with_prev (cur, carry): the blocks of CUR
- *              moved up one lane, CARRY's last block in lane 0;
- *   fold (v, out16): XOR of V's lanes into 16 bytes;
+ *              zone below it);
+ *   zero (), loadn (p0, p1, n): the first N (0..BPV) blocks of a
+ *              vector, the first at P0, the others from P1 on (the
+ *              other lanes zero), each a 16-byte load (they forward
+ *              from cipher-batch-modes.h's 16-byte stores, which a wider
+ *              load spanning several would not);
+ *   storen (p, v, n): the first N blocks to P (the others untouched);
  *   transpose (v0..v3): block domain <-> word slices (an involution:
  *              4x4 32-bit transpose inside each 128-bit lane);
  *   clear (): zero every vector register the kernels use.
@@ -1498,8 +1489,20 @@ struct serpent_ops_u32
  * the same code with partial loads and stores.  On x86, serpent_ops_x86
  * (serpent-x86.h) makes of the simd_x86 traits V, BPV, SETS, the
  * round-engine members (key, rol, shl, xor3, Z4's tern, sbox, inv_sbox),
- * zero, bcast_block, fold and transpose; each ISA file adds the flags,
- * burn depths and the rest (AVX-512: its own rol, fold and S-boxes).  */
+ * zero and transpose; each ISA file adds the flags, burn depth and the
+ * rest (AVX-512: its own rol and S-boxes).
+ *
+ * The modes are cipher-batch-modes.h's (SP 800-38A, IEEE 1619, RFC 7253,
+ * RFC 8452 counters): the kernels below are its batches of 4 * SETS * BPV
+ * blocks (FULL) and 4 * BPV (HALF, one set), each an out-of-line
+ * function per direction and set count from memory to memory, shared by
+ * every mode (the modes' code holds no copy of the 32 unrolled rounds,
+ * and the rounds' register allocation does not depend on the mode code
+ * around them), with crypt_part for a short batch (partial loads and
+ * stores instead of a padded copy; a run of more than HALF blocks takes
+ * the FULL kernel, as one batch).  The serial modes (CBC, CFB and OFB
+ * encryption) are not filled: the generic single-block functions run
+ * them, faster than a batch per block.  */
 template <class Ops>
 struct serpent_simd
 {
@@ -1509,9 +1512,6 @@ struct serpent_simd
   static constexpr size_t FULL = 4 * SETS * BPV;   /* Blocks.  */
   static constexpr size_t HALF = 4 * BPV;
 
-  template <int S>
-  using sets_c = std::integral_constant<int, S>;
-
   /* Blocks of vector J in a batch of N blocks.  */
   static SERPENT_INLINE size_t
   cnt (size_t n, int j)
@@ -1520,78 +1520,21 @@ struct serpent_simd
     return n <= first ? 0 : n - first >= BPV ? BPV : n - first;
   }
 
-  /* The 4*S block vectors of one batch.  Without Ops::OUTLINE they live
-   * in registers.  With it they pass through memory to the out-of-line
-   * rounds, so the batch's plaintext, keystream or whitened blocks would
-   * stay in the caller's frame: the destructor zeroes them (16 to 512
-   * bytes per batch), which costs less than burning the whole call's
-   * stack and lets a path whose rounds never spill keep Ops::BURN 0.  */
-  template <int S>
-  struct batch_buf
-  {
-    V v[4 * S];
-
-    SERPENT_INLINE ~batch_buf ()
-    {
-      if constexpr (Ops::OUTLINE)
-        {
-          SERPENT_UNROLL
-          for (int j = 0; j < 4 * S; j++)
-            v[j] = Ops::zero ();
-          __asm__ volatile ("" : : "r"(v) : "memory");
-        }
-    }
-  };
-
-  /* Encrypt or decrypt the 4*S block vectors B in place.  With
-   * Ops::OUTLINE the rounds are one out-of-line function per direction
-   * and set count, shared by every mode: the modes' code then holds no
-   * copy of the 32 unrolled rounds (a few KB each instead of tens), and
-   * the rounds' register allocation does not depend on the mode code
-   * around them.  B then passes through memory (batch_buf wipes it).  */
-  template <bool DECRYPT, int S>
-  static SERPENT_INLINE void
-  crypt (const SERPENT_context *ctx, V (&b)[4 * S])
-  {
-    if constexpr (Ops::OUTLINE)
-      crypt_outline<DECRYPT, S> (ctx, (unsigned char *)b,
-                                 (const unsigned char *)b, 4 * S * BPV);
-    else
-      crypt_inline<DECRYPT, S> (ctx, b);
-  }
-
-  /* Encrypt or decrypt the N blocks (N <= 4 * S * BPV) at IN to OUT
-   * (IN == OUT allowed): ECB's batch, which with Ops::OUTLINE goes to
-   * the out-of-line rounds straight from the caller's buffers.  */
-  template <bool DECRYPT, int S>
-  static SERPENT_INLINE void
-  crypt_mem (const SERPENT_context *ctx, unsigned char *out,
-             const unsigned char *in, size_t n)
-  {
-    if constexpr (Ops::OUTLINE)
-      crypt_outline<DECRYPT, S> (ctx, out, in, n);
-    else
-      crypt_io<DECRYPT, S> (ctx, out, in, n);
-  }
-
+  /* Encrypt or decrypt N blocks (N <= 4 * S * BPV) to OUT: block 0 from
+   * IN0, block i >= 1 from IN1 + 16 (i - 1) (IN1 = IN0 + 16 for one
+   * buffer).  All input is read before OUT is written (in place
+   * allowed).  */
   template <bool DECRYPT, int S>
   static __attribute__ ((noinline)) void
-  crypt_outline (const SERPENT_context *ctx, unsigned char *out,
-                 const unsigned char *in, size_t n)
-  {
-    crypt_io<DECRYPT, S> (ctx, out, in, n);
-  }
-
-  template <bool DECRYPT, int S>
-  static SERPENT_INLINE void
-  crypt_io (const SERPENT_context *ctx, unsigned char *out,
-            const unsigned char *in, size_t n)
+  crypt_n (const void *ctx, unsigned char *out, const unsigned char *in0,
+           const unsigned char *in1, size_t n)
   {
     V b[4 * S];
     SERPENT_UNROLL
     for (int j = 0; j < 4 * S; j++)
-      b[j] = Ops::loadn (in + 16 * BPV * j, cnt (n, j));
-    crypt_inline<DECRYPT, S> (ctx, b);
+      b[j] = Ops::loadn (j ? in1 + 16 * (BPV * j - 1) : in0,
+                         in1 + 16 * BPV * j, cnt (n, j));
+    crypt_inline<DECRYPT, S> ((const SERPENT_context *)ctx, b);
     SERPENT_UNROLL
     for (int j = 0; j < 4 * S; j++)
       Ops::storen (out + 16 * BPV * j, b[j], cnt (n, j));
@@ -1621,456 +1564,49 @@ struct serpent_simd
       }
   }
 
-  /* STEP (sets_c<S> (), n) over NBLOCKS: full batches, then the rest in
-   * one batch (one set when it fits).  */
-  template <class Step>
-  static SERPENT_INLINE void
-  batches (size_t nblocks, Step &&step)
+  /* A cipher-batch-modes.h kernel of S sets.  */
+  template <int S>
+  struct kernel
   {
-    for (; nblocks >= FULL; nblocks -= FULL)
-      step (sets_c<SETS> (), FULL);
-    if constexpr (SETS > 1)
-      if (nblocks > HALF)
-        {
-          step (sets_c<SETS> (), nblocks);
-          return;
-        }
-    if (nblocks)
-      step (sets_c<1> (), nblocks);
-  }
+    static constexpr size_t N = 4 * S * BPV;
+    static constexpr unsigned int BURN = Ops::BURN;
 
-  /* ECB (SP 800-38A 6.1).  */
-  template <bool DECRYPT>
-  static void
-  ecb (const SERPENT_context *ctx, unsigned char *out,
-       const unsigned char *in, size_t nblocks)
-  {
-    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
-      {
-        crypt_mem<DECRYPT, decltype (sets)::value> (ctx, out, in, n);
-        in += 16 * n;
-        out += 16 * n;
-      });
-  }
+    template <bool DECRYPT>
+    static SERPENT_INLINE void
+    crypt_blocks (const void *ctx, unsigned char *out,
+                  const unsigned char *in)
+    {
+      crypt_n<DECRYPT, S> (ctx, out, in, in + 16, N);
+    }
 
-  static unsigned int
-  ecb_crypt (void *ctx, void *out, const void *in, size_t nblocks,
-             int encrypt)
-  {
-    const SERPENT_context *c = (const SERPENT_context *)ctx;
-    if (encrypt)
-      ecb<false> (c, (unsigned char *)out, (const unsigned char *)in,
-                  nblocks);
-    else
-      ecb<true> (c, (unsigned char *)out, (const unsigned char *)in,
-                 nblocks);
-    Ops::clear ();
-    return Ops::BURN;
-  }
+    template <bool DECRYPT>
+    static SERPENT_INLINE void
+    crypt_part (const void *ctx, unsigned char *out, const unsigned char *in,
+                size_t n)
+    {
+      crypt_n<DECRYPT, S> (ctx, out, in, in + 16, n);
+    }
 
-  /* CBC decryption (SP 800-38A 6.2): P_i = D(C_i) ^ C_(i-1).  The
-   * vectors of a batch are written last to first, so in place every
-   * C_(i-1) is read before P_(i-1) replaces it; the last ciphertext
-   * block of a batch carries over in a register.  */
-  static unsigned int
-  cbc_dec (void *ctx, unsigned char *iv, void *outv, const void *inv,
-           size_t nblocks)
-  {
-    const SERPENT_context *c = (const SERPENT_context *)ctx;
-    unsigned char *out = (unsigned char *)outv;
-    const unsigned char *in = (const unsigned char *)inv;
-    unsigned char last[16];
+    template <bool DECRYPT>
+    static SERPENT_INLINE void
+    crypt_shifted (const void *ctx, unsigned char *out,
+                   const unsigned char *first, const unsigned char *in,
+                   size_t n)
+    {
+      crypt_n<DECRYPT, S> (ctx, out, first, in, n);
+    }
+  };
 
-    if (!nblocks)
-      return 0;
-    memcpy (last, in + 16 * (nblocks - 1), 16);
-    V carry = Ops::bcast_block (iv);
-    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
-      {
-        constexpr int S = decltype (sets)::value;
-        batch_buf<S> buf;
-        V (&b)[4 * S] = buf.v;
-        SERPENT_UNROLL
-        for (int j = 0; j < 4 * S; j++)
-          b[j] = Ops::loadn (in + 16 * BPV * j, cnt (n, j));
-        crypt<true, S> (c, b);
-        const V next = Ops::loadn (in + 16 * BPV * (4 * S - 1),
-                                   cnt (n, 4 * S - 1));
-        SERPENT_UNROLL
-        for (int j = 4 * S - 1; j >= 0; j--)
-          {
-            const size_t m = cnt (n, j);
-            if (!m)
-              continue;
-            const V cur = Ops::loadn (in + 16 * BPV * j, m);
-            const V prev = j ? Ops::loadn (in + 16 * BPV * (j - 1),
-                                           cnt (n, j - 1))
-                             : carry;
-            Ops::storen (out + 16 * BPV * j, b[j] ^ Ops::with_prev (cur, prev),
-                         m);
-          }
-        carry = next;
-        in += 16 * n;
-        out += 16 * n;
-      });
-    memcpy (iv, last, 16);
-    Ops::clear ();
-    return Ops::BURN;
-  }
+  typedef std::conditional_t<
+      (SETS > 1), batch_modes<Ops::clear, kernel<SETS>, kernel<1> >,
+      batch_modes<Ops::clear, kernel<1> > > modes;
 
-  /* CFB-128 decryption (SP 800-38A 6.3): P_i = E(C_(i-1)) ^ C_i.  */
-  static unsigned int
-  cfb_dec (void *ctx, unsigned char *iv, void *outv, const void *inv,
-           size_t nblocks)
-  {
-    const SERPENT_context *c = (const SERPENT_context *)ctx;
-    unsigned char *out = (unsigned char *)outv;
-    const unsigned char *in = (const unsigned char *)inv;
-    unsigned char last[16];
-
-    if (!nblocks)
-      return 0;
-    memcpy (last, in + 16 * (nblocks - 1), 16);
-    V carry = Ops::bcast_block (iv);
-    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
-      {
-        constexpr int S = decltype (sets)::value;
-        batch_buf<S> buf;
-        V (&b)[4 * S] = buf.v;
-        SERPENT_UNROLL
-        for (int j = 0; j < 4 * S; j++)
-          {
-            const V prev = j ? Ops::loadn (in + 16 * BPV * (j - 1),
-                                           cnt (n, j - 1))
-                             : carry;
-            b[j] = Ops::with_prev (Ops::loadn (in + 16 * BPV * j, cnt (n, j)),
-                                   prev);
-          }
-        carry = Ops::loadn (in + 16 * BPV * (4 * S - 1), cnt (n, 4 * S - 1));
-        crypt<false, S> (c, b);
-        SERPENT_UNROLL
-        for (int j = 0; j < 4 * S; j++)
-          {
-            const size_t m = cnt (n, j);
-            Ops::storen (out + 16 * BPV * j,
-                         b[j] ^ Ops::loadn (in + 16 * BPV * j, m), m);
-          }
-        in += 16 * n;
-        out += 16 * n;
-      });
-    memcpy (iv, last, 16);
-    Ops::clear ();
-    return Ops::BURN;
-  }
-
-  /* CTR over NBLOCKS blocks: MAKE (p) gives the vector of counter blocks
-   * p .. p + BPV - 1 (p counted from the call's first block), built in
-   * general registers from the public counter, so nothing goes through
-   * memory.  */
-  template <class Make>
-  static void
-  ctr_run (const SERPENT_context *c, unsigned char *out,
-           const unsigned char *in, size_t nblocks, Make &&make)
-  {
-    uint64_t pos = 0;
-    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
-      {
-        constexpr int S = decltype (sets)::value;
-        batch_buf<S> buf;
-        V (&b)[4 * S] = buf.v;
-        SERPENT_UNROLL
-        for (int j = 0; j < 4 * S; j++)
-          b[j] = make (pos + (uint64_t) BPV * j);
-        pos += n;
-        crypt<false, S> (c, b);
-        SERPENT_UNROLL
-        for (int j = 0; j < 4 * S; j++)
-          {
-            const size_t m = cnt (n, j);
-            Ops::storen (out + 16 * BPV * j,
-                         b[j] ^ Ops::loadn (in + 16 * BPV * j, m), m);
-          }
-        in += 16 * n;
-        out += 16 * n;
-      });
-  }
-
-  /* CTR (SP 800-38A 6.5) with the whole 16-byte block a big-endian
-   * counter (wrapping at 2^128), run in two 64-bit general registers
-   * (Ops::ctr_v).  */
-  static unsigned int
-  ctr16be_enc (void *ctx, unsigned char *ctr, void *outv, const void *inv,
-               size_t nblocks)
-  {
-    uint64_t hi, lo;
-    memcpy (&hi, ctr, 8);
-    memcpy (&lo, ctr + 8, 8);
-    hi = __builtin_bswap64 (hi);
-    lo = __builtin_bswap64 (lo);
-    ctr_run ((const SERPENT_context *)ctx, (unsigned char *)outv,
-             (const unsigned char *)inv, nblocks,
-             [&] (uint64_t p) __attribute__ ((always_inline))
-             {
-               const uint64_t l = lo + p;
-               return Ops::ctr_v (hi + (l < p), l);
-             });
-    lo += nblocks;
-    hi += lo < nblocks;
-    hi = __builtin_bswap64 (hi);
-    lo = __builtin_bswap64 (lo);
-    memcpy (ctr, &hi, 8);
-    memcpy (ctr + 8, &lo, 8);
-    Ops::clear ();
-    return Ops::BURN;
-  }
-
-  /* CTR with the 32-bit little-endian counter in bytes 0..3 (RFC 8452
-   * 4, GCM-SIV's counter; Ops::ctr32le_v); CTR ends as the next unused
-   * counter block.  */
-  static unsigned int
-  ctr32le_enc (void *ctx, unsigned char *ctr, void *outv, const void *inv,
-               size_t nblocks)
-  {
-    uint64_t lo, hi;
-    memcpy (&lo, ctr, 8);
-    memcpy (&hi, ctr + 8, 8);
-    const uint64_t lofix = lo & ~(uint64_t) 0xffffffff;
-    const uint32_t n32 = (uint32_t) lo;
-    ctr_run ((const SERPENT_context *)ctx, (unsigned char *)outv,
-             (const unsigned char *)inv, nblocks,
-             [&] (uint64_t p) __attribute__ ((always_inline))
-             { return Ops::ctr32le_v (lofix, hi, n32 + (uint32_t) p); });
-    lo = lofix | (uint32_t) (n32 + (uint32_t) nblocks);
-    memcpy (ctr, &lo, 8);
-    Ops::clear ();
-    return Ops::BURN;
-  }
-
-  /* XTS (IEEE 1619-2018 5.3.1): C_j = E(P_j ^ T_j) ^ T_j, T_(j+1) =
-   * T_j * alpha (5.2).  The tweaks of a batch go to a stack buffer
-   * (wiped at the end); all inputs of a vector are read before its
-   * outputs are written, so IN == OUT works.  */
-  template <bool DECRYPT>
-  static void
-  xts (const SERPENT_context *c, unsigned char *tweak, unsigned char *out,
-       const unsigned char *in, size_t nblocks, unsigned char *tbuf)
-  {
-    uint64_t lo, hi;
-    memcpy (&lo, tweak, 8);
-    memcpy (&hi, tweak + 8, 8);
-    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
-      {
-        constexpr int S = decltype (sets)::value;
-        batch_buf<S> buf;
-        V (&b)[4 * S] = buf.v;
-        for (size_t i = 0; i < n; i++)
-          {
-            memcpy (tbuf + 16 * i, &lo, 8);
-            memcpy (tbuf + 16 * i + 8, &hi, 8);
-            uint64_t carry = (uint64_t)((int64_t)hi >> 63) & 0x87;
-            hi = (hi << 1) | (lo >> 63);
-            lo = (lo << 1) ^ carry;
-          }
-        SERPENT_UNROLL
-        for (int j = 0; j < 4 * S; j++)
-          {
-            const size_t m = cnt (n, j);
-            b[j] = Ops::loadn (in + 16 * BPV * j, m)
-                   ^ Ops::loadn_fwd (tbuf + 16 * BPV * j, m);
-          }
-        crypt<DECRYPT, S> (c, b);
-        SERPENT_UNROLL
-        for (int j = 0; j < 4 * S; j++)
-          {
-            const size_t m = cnt (n, j);
-            Ops::storen (out + 16 * BPV * j,
-                         b[j] ^ Ops::loadn (tbuf + 16 * BPV * j, m), m);
-          }
-        in += 16 * n;
-        out += 16 * n;
-      });
-    memcpy (tweak, &lo, 8);
-    memcpy (tweak + 8, &hi, 8);
-  }
-
-  static unsigned int
-  xts_crypt (void *ctx, unsigned char *tweak, void *out, const void *in,
-             size_t nblocks, int encrypt)
-  {
-    alignas (64) unsigned char tbuf[FULL * 16];
-    const SERPENT_context *c = (const SERPENT_context *)ctx;
-    if (encrypt)
-      xts<false> (c, tweak, (unsigned char *)out, (const unsigned char *)in,
-                  nblocks, tbuf);
-    else
-      xts<true> (c, tweak, (unsigned char *)out, (const unsigned char *)in,
-                 nblocks, tbuf);
-    wipememory (tbuf, sizeof tbuf);
-    Ops::clear ();
-    return Ops::BURN;
-  }
-
-  /* OCB (RFC 7253 4.2, 4.3) over full blocks i = data_nblocks + 1, ...:
-   * Offset_i = Offset_(i-1) ^ L_ntz(i) (table index from the public
-   * block counter), C_i = Offset_i ^ E(P_i ^ Offset_i), Checksum ^= P_i
-   * (decryption: D, and the recovered P_i).  Offset in c->iv, checksum
-   * in c->ctr (cipher-ocb.h).  The offsets of a batch go to a stack
-   * buffer, wiped at the end; the checksum is summed lane-wise in a
-   * vector and folded at the end.  */
-  /* The next N offsets (RFC 7253 4.1/4.2: Offset_i = Offset_{i-1} ^
-   * L_{ntz(i)}), written to OBUF (16 bytes each); BLKN counts blocks
-   * (public), OLO/OHI hold the running offset.  */
-  static inline __attribute__ ((always_inline)) void
-  ocb_offsets (const ocb_state *s, size_t n, uint64_t &blkn, uint64_t &olo,
-               uint64_t &ohi, unsigned char *obuf)
-  {
-    for (size_t i = 0; i < n; i++)
-      {
-        uint64_t l0, l1;
-        const unsigned char *L = s->L[ocb_ntz (++blkn)];
-        memcpy (&l0, L, 8);
-        memcpy (&l1, L + 8, 8);
-        olo ^= l0;
-        ohi ^= l1;
-        memcpy (obuf + 16 * i, &olo, 8);
-        memcpy (obuf + 16 * i + 8, &ohi, 8);
-      }
-  }
-
-  /* Not inlined (nor ocb_hash): spilled lanes (E_K(0) in the unused
-   * ones, i.e. L_*) must lie below the frame that burns OCB_BURN.  */
-  template <bool DECRYPT>
-  static __attribute__ ((noinline)) void
-  ocb (gcry_cipher_hd_t h, unsigned char *out, const unsigned char *in,
-       size_t nblocks, unsigned char *obuf)
-  {
-    const SERPENT_context *c = (const SERPENT_context *)h->ctx;
-    ocb_state *s = ocb_state_of (h);
-    uint64_t blkn = s->data_nblocks;
-    uint64_t olo, ohi;
-    V sum = Ops::zero ();
-    unsigned char fold[16];
-
-    memcpy (&olo, h->iv, 8);
-    memcpy (&ohi, h->iv + 8, 8);
-    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
-      {
-        constexpr int S = decltype (sets)::value;
-        batch_buf<S> buf;
-        V (&b)[4 * S] = buf.v;
-        ocb_offsets (s, n, blkn, olo, ohi, obuf);
-        SERPENT_UNROLL
-        for (int j = 0; j < 4 * S; j++)
-          {
-            const size_t m = cnt (n, j);
-            const V p = Ops::loadn (in + 16 * BPV * j, m);
-            if (!DECRYPT)
-              sum ^= p;
-            b[j] = p ^ Ops::loadn_fwd (obuf + 16 * BPV * j, m);
-          }
-        crypt<DECRYPT, S> (c, b);
-        SERPENT_UNROLL
-        for (int j = 0; j < 4 * S; j++)
-          {
-            const size_t m = cnt (n, j);
-            const V r = b[j] ^ Ops::loadn (obuf + 16 * BPV * j, m);
-            if (DECRYPT)
-              sum ^= Ops::maskn (r, m);
-            Ops::storen (out + 16 * BPV * j, r, m);
-          }
-        in += 16 * n;
-        out += 16 * n;
-      });
-    Ops::fold (sum, fold);
-    cipher_block_xor (h->ctr, h->ctr, fold, 16);
-    memcpy (h->iv, &olo, 8);
-    memcpy (h->iv + 8, &ohi, 8);
-    s->data_nblocks = blkn;
-    wipememory (fold, sizeof fold);
-  }
-
-  static size_t
-  ocb_crypt (gcry_cipher_hd_t h, void *out, const void *in, size_t nblocks,
-             int encrypt)
-  {
-    alignas (64) unsigned char obuf[FULL * 16];
-    if (encrypt)
-      ocb<false> (h, (unsigned char *)out, (const unsigned char *)in,
-                  nblocks, obuf);
-    else
-      ocb<true> (h, (unsigned char *)out, (const unsigned char *)in,
-                 nblocks, obuf);
-    wipememory (obuf, sizeof obuf);
-    Ops::clear ();
-    if (Ops::OCB_BURN)
-      _gcry_burn_stack (Ops::OCB_BURN);
-    return 0;
-  }
-
-  /* HASH (RFC 7253 4.1) over full AAD blocks: Sum ^= E(A_i ^ Offset_i).  */
-  static __attribute__ ((noinline)) void
-  ocb_hash (gcry_cipher_hd_t h, const unsigned char *abuf, size_t nblocks,
-            unsigned char *obuf)
-  {
-    const SERPENT_context *c = (const SERPENT_context *)h->ctx;
-    ocb_state *s = ocb_state_of (h);
-    uint64_t blkn = s->aad_nblocks;
-    uint64_t olo, ohi;
-    V sum = Ops::zero ();
-    unsigned char fold[16];
-
-    memcpy (&olo, s->aad_offset, 8);
-    memcpy (&ohi, s->aad_offset + 8, 8);
-    batches (nblocks, [&] (auto sets, size_t n) __attribute__ ((always_inline))
-      {
-        constexpr int S = decltype (sets)::value;
-        batch_buf<S> buf;
-        V (&b)[4 * S] = buf.v;
-        ocb_offsets (s, n, blkn, olo, ohi, obuf);
-        SERPENT_UNROLL
-        for (int j = 0; j < 4 * S; j++)
-          {
-            const size_t m = cnt (n, j);
-            b[j] = Ops::loadn (abuf + 16 * BPV * j, m)
-                   ^ Ops::loadn_fwd (obuf + 16 * BPV * j, m);
-          }
-        crypt<false, S> (c, b);
-        SERPENT_UNROLL
-        for (int j = 0; j < 4 * S; j++)
-          sum ^= Ops::maskn (b[j], cnt (n, j));
-        abuf += 16 * n;
-      });
-    Ops::fold (sum, fold);
-    cipher_block_xor (s->aad_sum, s->aad_sum, fold, 16);
-    memcpy (s->aad_offset, &olo, 8);
-    memcpy (s->aad_offset + 8, &ohi, 8);
-    s->aad_nblocks = blkn;
-    wipememory (fold, sizeof fold);
-  }
-
-  static size_t
-  ocb_auth (gcry_cipher_hd_t h, const void *abuf, size_t nblocks)
-  {
-    alignas (64) unsigned char obuf[FULL * 16];
-    ocb_hash (h, (const unsigned char *)abuf, nblocks, obuf);
-    wipememory (obuf, sizeof obuf);
-    Ops::clear ();
-    if (Ops::OCB_BURN)
-      _gcry_burn_stack (Ops::OCB_BURN);
-    return 0;
-  }
-
+  /* ecb_crypt, cbc_dec, cfb_dec, ctr16be_enc, ctr32le_enc, xts_crypt,
+   * ocb_crypt and ocb_auth.  */
   static void
   fill_bulk (cipher_bulk_ops *bulk)
   {
-    bulk->ecb_crypt = ecb_crypt;
-    bulk->cbc_dec = cbc_dec;
-    bulk->cfb_dec = cfb_dec;
-    bulk->ctr16be_enc = ctr16be_enc;
-    bulk->ctr32le_enc = ctr32le_enc;
-    bulk->xts_crypt = xts_crypt;
-    bulk->ocb_crypt = ocb_crypt;
-    bulk->ocb_auth = ocb_auth;
+    modes::fill_parallel (bulk);
   }
 };
 

@@ -21,54 +21,22 @@ struct ops_neon
   typedef uint32x4_t V;
   static constexpr size_t BPV = 1;
   static constexpr int SETS = SERPENT_SIMD_SETS;
-  static constexpr bool TERN = false, INTERLEAVE = false, OUTLINE = false;
+  static constexpr bool TERN = false, INTERLEAVE = false;
   static constexpr bool ROUND_LOOP = true;
   static constexpr bool PIN = false;
   static constexpr unsigned int BURN = 1024;
-  static constexpr unsigned int OCB_BURN = 1024;
 
   static SERPENT_INLINE V zero () { return vdupq_n_u32 (0); }
   static SERPENT_INLINE V
-  loadn (const unsigned char *p, size_t n)
+  loadn (const unsigned char *p0, const unsigned char *, size_t n)
   {
-    return n ? vreinterpretq_u32_u8 (vld1q_u8 (p)) : zero ();
+    return n ? vreinterpretq_u32_u8 (vld1q_u8 (p0)) : zero ();
   }
   static SERPENT_INLINE void
   storen (unsigned char *p, V v, size_t n)
   {
     if (n)
       vst1q_u8 (p, vreinterpretq_u8_u32 (v));
-  }
-  /* The big-endian counter block HI:LO.  */
-  static SERPENT_INLINE V
-  ctr_v (uint64_t hi, uint64_t lo)
-  {
-    return vreinterpretq_u32_u64 (
-        vcombine_u64 (vcreate_u64 (__builtin_bswap64 (hi)),
-                      vcreate_u64 (__builtin_bswap64 (lo))));
-  }
-  static SERPENT_INLINE V
-  ctr32le_v (uint64_t lofix, uint64_t hi, uint32_t k)
-  {
-    return vreinterpretq_u32_u64 (vcombine_u64 (vcreate_u64 (lofix | k),
-                                                vcreate_u64 (hi)));
-  }
-  static SERPENT_INLINE V
-  loadn_fwd (const unsigned char *p, size_t n)
-  {
-    return loadn (p, n);
-  }
-  static SERPENT_INLINE V maskn (V v, size_t n) { return n ? v : zero (); }
-  static SERPENT_INLINE V
-  bcast_block (const unsigned char *p)
-  {
-    return vreinterpretq_u32_u8 (vld1q_u8 (p));
-  }
-  static SERPENT_INLINE V with_prev (V, V carry) { return carry; }
-  static SERPENT_INLINE void
-  fold (V v, unsigned char *out)
-  {
-    vst1q_u8 (out, vreinterpretq_u8_u32 (v));
   }
   /* 4x4 transpose of 32-bit words: block i word j <-> register j lane i. */
   static SERPENT_INLINE void

@@ -17,21 +17,24 @@ namespace {
 
 struct ops_sse2 : serpent_ops_x86<simd_x86::X1>
 {
-  static constexpr bool TERN = false, INTERLEAVE = false, OUTLINE = true;
+  static constexpr bool TERN = false, INTERLEAVE = false;
   static constexpr bool ROUND_LOOP = true;
   static constexpr bool PIN = true;
-  /* The rounds are out of line (OUTLINE: 333 KB of text down to
-   * 53 KB on x86-64).  Measured with -fstack-usage and the disassembly
-   * (GCC 12, x86-64): two sets of state in 16 xmm registers spill to
-   * the frames (at most 256 bytes) and the 128-byte red zone, under the
-   * wrappers' 192.  */
+  /* Below cipher-batch-modes.h's scratch: the rest of the slot's frame
+   * and the kernel's.  Measured with -fstack-usage (GCC 12, x86-64):
+   * slot frames at most 192 bytes beyond their buffers, kernel frames
+   * 32 bytes, plus the 128-byte red zone.  i386 keeps the depth the
+   * path had with drivers of its own.  */
+#ifdef __x86_64__
+  static constexpr unsigned int BURN = 512;
+#else
   static constexpr unsigned int BURN = 1024;
-  static constexpr unsigned int OCB_BURN = 1024;
+#endif
 
   static SERPENT_INLINE V
-  loadn (const unsigned char *p, size_t n)
+  loadn (const unsigned char *p0, const unsigned char *, size_t n)
   {
-    return n ? load (p) : zero ();
+    return n ? load (p0) : zero ();
   }
   static SERPENT_INLINE void
   storen (unsigned char *p, V v, size_t n)
@@ -39,25 +42,6 @@ struct ops_sse2 : serpent_ops_x86<simd_x86::X1>
     if (n)
       store (p, v);
   }
-  /* The big-endian counter block HI:LO.  */
-  static SERPENT_INLINE V
-  ctr_v (uint64_t hi, uint64_t lo)
-  {
-    return _mm_set_epi64x ((long long)__builtin_bswap64 (lo),
-                           (long long)__builtin_bswap64 (hi));
-  }
-  static SERPENT_INLINE V
-  ctr32le_v (uint64_t lofix, uint64_t hi, uint32_t k)
-  {
-    return _mm_set_epi64x ((long long)hi, (long long)(lofix | k));
-  }
-  static SERPENT_INLINE V
-  loadn_fwd (const unsigned char *p, size_t n)
-  {
-    return loadn (p, n);
-  }
-  static SERPENT_INLINE V maskn (V v, size_t n) { return n ? v : zero (); }
-  static SERPENT_INLINE V with_prev (V, V carry) { return carry; }
 
   /* Zero every xmm register (caller-saved in both ABIs), so no key or
    * state is left in them.  */

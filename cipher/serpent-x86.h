@@ -10,13 +10,12 @@
  * broadcast); rol<N>, the shift pair joined by VT::or_ (not
  * VT::shlr32, whose vector | compiles the SSE2 and AVX2 rounds with
  * another register allocation; serpent-avx512.cpp takes VPROLD,
- * Z4::shlr32); shl<N> (VT::slli32); bcast_block (VT::bcast_mem);
- * fold (v, out), VT::fold stored; transpose (simd_x86::word_transpose4);
- * sbox and inv_sbox, the two-input gate formulas.  Each ISA file
- * (serpent-sse2.cpp, serpent-avx2.cpp, serpent-avx512.cpp) derives its
- * ops from it and adds what is its own: the flags and burn depths, the
- * partial loads and stores, the counter blocks, with_prev, clear and
- * (AVX-512) VPROLD, the two-step fold and the VPTERNLOG S-boxes.
+ * Z4::shlr32); shl<N> (VT::slli32); transpose
+ * (simd_x86::word_transpose4); sbox and inv_sbox, the two-input gate
+ * formulas.  Each ISA file (serpent-sse2.cpp, serpent-avx2.cpp,
+ * serpent-avx512.cpp) derives its ops from it and adds what is its own:
+ * the flags and burn depth, the partial loads and stores, clear and
+ * (AVX-512) VPROLD and the VPTERNLOG S-boxes.
  * Include only from those files (intrinsics).
  */
 #ifndef GCIPHER_SERPENT_X86_H
@@ -46,16 +45,6 @@ struct serpent_ops_x86 : VT
   }
   template <int N> static SERPENT_INLINE V shl (V x)
   { return VT::template slli32<N> (x); }
-  static SERPENT_INLINE V
-  bcast_block (const unsigned char *p)
-  {
-    return VT::bcast_mem (p);
-  }
-  static SERPENT_INLINE void
-  fold (V v, unsigned char *out)
-  {
-    simd_x86::X1::store (out, VT::fold (v));
-  }
   static SERPENT_INLINE void
   transpose (V &a, V &b, V &c, V &d)
   {
