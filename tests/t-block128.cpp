@@ -1194,7 +1194,7 @@ TEST (Block128Paths, VsGeneric)
  * counters up to 70 blocks before the 2^32 wrap and random ones, in
  * place and at odd offsets; the counter after the call is the next
  * unused one (bytes 0..3 + NBLOCKS mod 2^32, bytes 4..15 unchanged).  */
-TEST (BlockPaths, Ctr32leVsGeneric)
+TEST (Block128Paths, Ctr32leVsGeneric)
 {
   const cipher_spec *specs[] = {
     &_gcry_cipher_spec_camellia128, &_gcry_cipher_spec_camellia256,
