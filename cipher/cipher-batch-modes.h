@@ -523,6 +523,18 @@ struct batch_modes
     return finish (s, nused);
   }
 
+  /* The N counter blocks in S's batch encrypted in place and XORed with
+   * IN into OUT (both CTR slots: the keystream never leaves the
+   * batch).  */
+  static BATCH_INLINE void
+  keystream_xor (const void *ctx, scratch &s, unsigned char *out,
+                 const unsigned char *in, size_t n)
+  {
+    run<false> (ctx, s.tmp, s.tmp, n, s.pad);
+    for (size_t i = 0; i < n; i++)
+      batch_xor16 (out + 16 * i, s.tmp + 16 * i, in + 16 * i);
+  }
+
   /* CTR (SP 800-38A 6.5, B.1) with the whole block a big-endian counter
    * wrapping at 2^128; the counter (public) runs in two 64-bit
    * words.  */
@@ -568,9 +580,7 @@ struct batch_modes
               lo++;
               hi += lo == 0;
             }
-        run<false> (ctx, s.tmp, s.tmp, n, s.pad);
-        for (size_t i = 0; i < n; i++)
-          batch_xor16 (out + 16 * i, s.tmp + 16 * i, in + 16 * i);
+        keystream_xor (ctx, s, out, in, n);
         in += 16 * n;
         out += 16 * n;
         nblocks -= n;
@@ -604,9 +614,7 @@ struct batch_modes
         const size_t n = nblocks < N ? nblocks : N;
         for (size_t i = 0; i < n; i++)
           batch_store16 (s.tmp + 16 * i, batch_v16_of (lofix | c32++, hi));
-        run<false> (ctx, s.tmp, s.tmp, n, s.pad);
-        for (size_t i = 0; i < n; i++)
-          batch_xor16 (out + 16 * i, s.tmp + 16 * i, in + 16 * i);
+        keystream_xor (ctx, s, out, in, n);
         in += 16 * n;
         out += 16 * n;
         nblocks -= n;
