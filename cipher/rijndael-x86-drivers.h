@@ -131,7 +131,14 @@ static AESX86_INLINE void
 run (size_t nblocks, Step &&step)
 {
   static_assert (VT::W == 1, "xmm only");
-  size_t rest = nblocks % NVEC;
+  /* A call shorter than one batch (the common small message) divides
+   * nothing.  */
+  size_t full = 0, rest = nblocks;
+  if (nblocks >= NVEC)
+    {
+      full = nblocks / NVEC;
+      rest = nblocks - full * NVEC;
+    }
 
   if constexpr (NVEC > 8)
     if (rest >= 8)
@@ -147,7 +154,7 @@ run (size_t nblocks, Step &&step)
       }
   for (; rest; rest--)
     step (VT (), lanes_c<1> ());
-  for (nblocks /= NVEC; nblocks; nblocks--)
+  for (; full; full--)
     step (VT (), lanes_c<NVEC> ());
 }
 };
