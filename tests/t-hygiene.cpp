@@ -25,6 +25,10 @@
  *               byte order and in 32-bit word order.  Every algorithm,
  *               every path this CPU has (forced as t-aes does), every
  *               mode, short and bulk-sized data.
+ *  FailedCheck  A failed SIV / GCM-SIV check zeroes the output without a
+ *               branch (ct_wipe_if_nonzero, cipher-internal.h): exactly
+ *               the output's bytes, on each of its passes (AVX2, generic)
+ *               the CPU has, directly and through whole decryptions.
  *  SecureMemory GCRY_CIPHER_SECURE handles live in a mapping that is
  *               locked (smaps "Locked:" and VmFlag "lo") and excluded
  *               from core dumps (VmFlag "dd"); exhausting the pool makes
@@ -1027,6 +1031,145 @@ TEST (Hygiene, StackBurnDetectorWorks)
              "d014f9a8c9ee2589e13f0cc8b6630ca6");
   gcry_cipher_close (h);
 }
+
+/* ---- Failed checks ----------------------------------------------------- */
+
+/* The hwf masks under which ct_wipe_if_nonzero runs each of its passes
+ * (cipher-internal.h): the AVX2 one (x86 hosts with AVX2) and the
+ * generic one (AVX2 masked off); NAMES gets each pass's name, SKIPPED
+ * the passes this CPU cannot run.  */
+std::vector<unsigned int>
+wipe_masks (std::vector<std::string> *names, std::string *skipped)
+{
+  std::vector<unsigned int> masks;
+#ifdef GCIPHER_ARCH_X86
+  if (_gcry_get_hw_features () & HWF_INTEL_AVX2)
+    {
+      masks.push_back (~0u);
+      names->push_back ("avx2");
+    }
+  else
+    *skipped += " avx2 (CPU lacks AVX2)";
+  masks.push_back (~(unsigned int) HWF_INTEL_AVX2);
+#else
+  masks.push_back (~0u);
+#endif
+  names->push_back ("generic");
+  return masks;
+}
+
+/* ct_wipe_if_nonzero: a zero DIFF leaves every byte, any other DIFF
+ * zeroes exactly the N bytes, at every length to 600 and a few long ones,
+ * four offsets, on each pass; the bytes around are never touched.  */
+TEST (Hygiene, FailedCheckWipeEveryPass)
+{
+  if (alloc_child ())
+    GTEST_SKIP ();
+  std::vector<std::string> names;
+  std::string skipped;
+  const std::vector<unsigned int> masks = wipe_masks (&names, &skipped);
+  std::vector<size_t> lens;
+  for (size_t n = 0; n <= 600; n++)
+    lens.push_back (n);
+  for (size_t n : { 4095, 4096, 4097, 16384 + 13 })
+    lens.push_back (n);
+  testutil::Prng rng (testutil::suite_seed (0x77697065));
+  const uint64_t diffs[] = { 1, 0x80, UINT64_C (1) << 63, ~UINT64_C (0) };
+  for (size_t m = 0; m < masks.size (); m++)
+    {
+      _gcry_hwf_set_test_mask (masks[m]);
+      for (size_t n : lens)
+        for (size_t off = 0; off < 4; off++)
+          {
+            Bytes buf = rng.bytes (n + off + 64);
+            for (auto &b : buf)
+              b |= 1;                     /* No zero byte to start with.  */
+            const Bytes orig = buf;
+            ct_wipe_if_nonzero (buf.data () + off, n, 0);
+            ASSERT_EQ (orig, buf) << names[m] << " n=" << n << " off="
+                                  << off << ": changed on a good check";
+            ct_wipe_if_nonzero (buf.data () + off, n, diffs[(n + off) % 4]);
+            for (size_t i = 0; i < buf.size (); i++)
+              {
+                const bool inside = i >= off && i < off + n;
+                ASSERT_EQ (inside ? 0 : orig[i], buf[i])
+                  << names[m] << " n=" << n << " off=" << off
+                  << " byte " << i;
+              }
+          }
+    }
+  testutil::restore_paths ();
+  std::string ran;
+  for (const std::string &s : names)
+    ran += " " + s;
+  printf ("[ paths    ] wipe passes ran:%s; skipped:%s\n", ran.c_str (),
+          skipped.empty () ? " none" : skipped.c_str ());
+}
+
+/* End to end: a GCM-SIV (RFC 8452) or SIV (RFC 5297) decryption with a
+ * wrong tag answers GPG_ERR_CHECKSUM and leaves OUT all zero, the right
+ * tag the plaintext, at lengths either side of the wide pass's minimum
+ * and long ones, on each wipe pass.  */
+TEST (Hygiene, FailedDecryptionOutputIsZeroEveryPass)
+{
+  if (alloc_child ())
+    GTEST_SKIP ();
+  std::vector<std::string> names;
+  std::string skipped;
+  const std::vector<unsigned int> masks = wipe_masks (&names, &skipped);
+  struct
+  {
+    int mode;
+    size_t keylen;
+  } modes[] = { { GCRY_CIPHER_MODE_GCM_SIV, 16 }, { GCRY_CIPHER_MODE_SIV, 32 } };
+  testutil::Prng rng (testutil::suite_seed (0x77697065) + 1);
+  for (size_t m = 0; m < masks.size (); m++)
+    for (const auto &md : modes)
+      for (size_t n : { 255, 256, 257, 1000, 16384 + 5 })
+        {
+          _gcry_hwf_set_test_mask (masks[m]);
+          const Bytes key = rng.bytes (md.keylen), nonce = rng.bytes (12);
+          const Bytes pt = rng.bytes (n);
+          gcry_cipher_hd_t h;
+          ASSERT_EQ (0u, gcry_cipher_open (&h, GCRY_CIPHER_AES, md.mode, 0));
+          ASSERT_EQ (0u, gcry_cipher_setkey (h, key.data (), key.size ()));
+          ASSERT_EQ (0u, gcry_cipher_setiv (h, nonce.data (), nonce.size ()));
+          Bytes ct (n);
+          unsigned char tag[16];
+          ASSERT_EQ (0u, gcry_cipher_encrypt (h, ct.data (), n, pt.data (), n));
+          ASSERT_EQ (0u, gcry_cipher_gettag (h, tag, sizeof tag));
+          for (int bad = 0; bad < 2; bad++)
+            {
+              unsigned char t[16];
+              memcpy (t, tag, sizeof t);
+              t[15] ^= (unsigned char) bad;
+              Bytes out (n, 0x5a);
+              ASSERT_EQ (0u, gcry_cipher_reset (h));
+              ASSERT_EQ (0u, gcry_cipher_setiv (h, nonce.data (),
+                                                nonce.size ()));
+              ASSERT_EQ (0u, gcry_cipher_set_decryption_tag (h, t, sizeof t));
+              const gcry_error_t e = gcry_cipher_decrypt (h, out.data (), n,
+                                                          ct.data (), n);
+              const std::string what = names[m] + " mode "
+                                       + std::to_string (md.mode) + " n="
+                                       + std::to_string (n);
+              if (bad)
+                {
+                  EXPECT_EQ ((unsigned) GPG_ERR_CHECKSUM, gpg_err_code (e))
+                    << what;
+                  EXPECT_EQ (Bytes (n, 0), out) << what << ": not zeroed";
+                }
+              else
+                {
+                  EXPECT_EQ (0u, e) << what;
+                  EXPECT_EQ (pt, out) << what;
+                }
+            }
+          gcry_cipher_close (h);
+        }
+  testutil::restore_paths ();
+}
+
 
 /* ---- Secure memory --------------------------------------------------------- */
 
