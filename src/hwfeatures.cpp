@@ -58,6 +58,10 @@
 # endif
 #endif
 
+/* g10lib.h: 1 once the features in force (detected, not disabled,
+ * within the test mask) include AVX (x86-64).  */
+unsigned int _gcry_hwf_wide_stores;
+
 namespace {
 
 /* Name table, in the order libgcrypt prints its names; gcipher's own
@@ -129,6 +133,18 @@ unsigned int hwf_x86_extra;         /* Likewise (hwf_x86_extra_bits).  */
 unsigned int hwf_disabled_mask;     /* Atomic.  */
 unsigned int hwf_features;          /* detected & ~disabled.  */
 unsigned int hwf_test_mask = ~0u;   /* Atomic; _gcry_hwf_set_test_mask. */
+
+/* _gcry_hwf_wide_stores (g10lib.h) from the features in force.  */
+void
+update_wide_stores ()
+{
+#ifdef __x86_64__
+  const unsigned int f = __atomic_load_n (&hwf_features, __ATOMIC_RELAXED)
+                         & __atomic_load_n (&hwf_test_mask, __ATOMIC_RELAXED);
+  __atomic_store_n (&_gcry_hwf_wide_stores, (f & HWF_INTEL_AVX) ? 1u : 0u,
+                    __ATOMIC_RELAXED);
+#endif
+}
 
 /* Bit of NAME: the bit, ~0u for "all", 0 if unknown.  Names are
  * case-sensitive, as in libgcrypt.  */
@@ -495,6 +511,7 @@ hwf_detect (void)
   unsigned int disabled = __atomic_load_n (&hwf_disabled_mask,
                                            __ATOMIC_SEQ_CST);
   __atomic_store_n (&hwf_features, detected & ~disabled, __ATOMIC_SEQ_CST);
+  update_wide_stores ();
 }
 
 } // namespace
@@ -541,6 +558,7 @@ void
 _gcry_hwf_set_test_mask (unsigned int mask)
 {
   __atomic_store_n (&hwf_test_mask, mask, __ATOMIC_SEQ_CST);
+  update_wide_stores ();
 }
 
 void
