@@ -81,7 +81,7 @@ _gcry_burn_stack (unsigned int bytes)
        * zeroed area) 32-byte stores, two per 64-byte step, from 256
        * bytes: AMD Zen 4 issues one store per cycle whatever its width,
        * so a burn takes half the cycles (ChaCha20-Poly1305 messages of
-       * 64 B to 1 KiB, which burn three times, 2.5-3.5% faster).  The
+       * 64 B to 1 KiB, which burn three times, 1-4% faster).  The
        * upper halves are zeroed after (VZEROUPPER).  */
       if (n >= 256 && __atomic_load_n (&_gcry_hwf_wide_stores,
                                        __ATOMIC_RELAXED))
