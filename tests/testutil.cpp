@@ -877,6 +877,35 @@ ctr32le_reference (const cipher_spec *spec, void *ctx, Bytes &ctr,
   return out;
 }
 
+std::string
+check_ctr32le_slot (unsigned int (*slot) (void *, unsigned char *, void *,
+                                          const void *, size_t),
+                    void *ctx, const cipher_spec *ref_spec, void *ref_ctx,
+                    const Bytes &ctr, const Bytes &data, size_t nblocks,
+                    bool inplace, size_t off)
+{
+  Bytes cb = ctr;
+  const Bytes want = ctr32le_reference (ref_spec, ref_ctx, cb, data.data (),
+                                        nblocks);
+  Bytes buf (data.size () + 16), src (data.size () + 16);
+  if (!data.empty ())
+    {
+      std::memcpy (src.data () + off, data.data (), data.size ());
+      std::memcpy (buf.data () + off, data.data (), data.size ());
+    }
+  Bytes c = ctr;
+  slot (ctx, c.data (), buf.data () + off,
+        inplace ? buf.data () + off : src.data () + off, nblocks);
+  const std::string got = hex_encode (Bytes (buf.begin () + off,
+                                             buf.begin () + off
+                                               + data.size ()));
+  if (got != hex_encode (want))
+    return "output " + got + ", want " + hex_encode (want);
+  if (c != cb)
+    return "counter after " + hex_encode (c) + ", want " + hex_encode (cb);
+  return "";
+}
+
 uint64_t
 suite_seed (uint64_t default_seed)
 {

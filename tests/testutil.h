@@ -221,6 +221,21 @@ const cipher_spec *aes_spec_for_keylen (size_t keylen);
 Bytes ctr32le_reference (const cipher_spec *spec, void *ctx, Bytes &ctr,
                          const uint8_t *in, size_t nblocks);
 
+/* One call of a ctr32le_enc bulk slot (SLOT on context CTX) on DATA
+ * (NBLOCKS whole blocks) from the counter block CTR, with the input and
+ * output at byte offset OFF of their buffers, in place or not, checked
+ * against ctr32le_reference on REF_SPEC / REF_CTX: the output and the
+ * counter block after.  "" when both are equal, else what differs.  */
+std::string check_ctr32le_slot (unsigned int (*slot) (void *ctx,
+                                                      unsigned char *ctr,
+                                                      void *out,
+                                                      const void *in,
+                                                      size_t nblocks),
+                                void *ctx, const cipher_spec *ref_spec,
+                                void *ref_ctx, const Bytes &ctr,
+                                const Bytes &data, size_t nblocks,
+                                bool inplace, size_t off);
+
 /* An algorithm of libgcrypt 1.11, not in the system 1.10 (ARIA): gcipher
  * implements it with 1.11's ids and answers, the system library answers
  * as for an unknown id.  Suites that compare every algorithm id with the
