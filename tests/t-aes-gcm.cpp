@@ -9,7 +9,9 @@
  *    back end) pair this CPU has, forced through the hwf test mask.
  *    Invalid vectors must be rejected (never accepted, never a crash).
  *  - Every GHASH back end against the generic one on random lengths,
- *    random call splits, in place and out of place, odd offsets.
+ *    random call splits, in place and out of place, odd offsets; and
+ *    each back end's ghash function alone on every block count 0-100
+ *    and long runs.
  *  - The 32-bit counter (inc32) wrap, against an ECB reference.
  *  - Runs of whole 32-block groups (the stitched kernels' single groups
  *    and pairs) at counter low bytes around their fast-path limit and
@@ -586,6 +588,52 @@ TEST (AesGcm, BackEndsAgainstGeneric)
           ASSERT_EQ (hex_encode (tag_ref), hex_encode (tag2));
         }
     }
+}
+
+/* Each GHASH back end's ghash function called directly against the
+ * generic one: every block count 0-100 and some long ones (the AVX2
+ * back end's 32-, 16- and 8-block runs, each after the others and
+ * alone, and the tails), random H and Y, the blocks at a random offset.
+ * The text path above reaches long runs only through the split calls
+ * that stop the stitched kernels.  */
+TEST (AesGcm, GhashRunsAgainstGeneric)
+{
+  Prng rng (0x67686173);
+  const cipher_impl<const gcm_ghash_ops *> &gen
+    = _gcry_gcm_ghash_table[_gcry_gcm_n_ghash_impls - 1];
+  ASSERT_STREQ ("generic", gen.name);
+  std::vector<size_t> counts;
+  for (size_t n = 0; n <= 100; n++)
+    counts.push_back (n);
+  for (size_t n : { 127, 128, 129, 159, 160, 255, 256, 263, 1000 })
+    counts.push_back (n);
+  std::string ran, skipped;
+  for (size_t i = 0; i + 1 < _gcry_gcm_n_ghash_impls; i++)
+    {
+      const cipher_impl<const gcm_ghash_ops *> &impl
+        = _gcry_gcm_ghash_table[i];
+      std::string &list = have_hwf (impl.hwf) ? ran : skipped;
+      list += (list.empty () ? "" : ", ") + std::string (impl.name);
+      if (!have_hwf (impl.hwf))
+        continue;
+      SCOPED_TRACE (impl.name);
+      for (size_t n : counts)
+        {
+          SCOPED_TRACE ("blocks " + std::to_string (n));
+          const Bytes h = rng.bytes (16), y0 = rng.bytes (16);
+          const size_t off = rng.below (16);
+          const Bytes buf = rng.bytes (off + 16 * n);
+          gcm_ghash_key kg, kp;
+          gen.ops->setkey (&kg, h.data ());
+          impl.ops->setkey (&kp, h.data ());
+          Bytes yg = y0, yp = y0;
+          gen.ops->ghash (&kg, yg.data (), buf.data () + off, n);
+          impl.ops->ghash (&kp, yp.data (), buf.data () + off, n);
+          ASSERT_EQ (hex_encode (yg), hex_encode (yp));
+        }
+    }
+  printf ("[ GHASH runs ] ran: %s\n[ GHASH runs ] skipped (CPU lacks): %s\n",
+          ran.c_str (), skipped.empty () ? "(none)" : skipped.c_str ());
 }
 
 /* ---- inc32 wrap ------------------------------------------------------ */
