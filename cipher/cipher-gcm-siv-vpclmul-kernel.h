@@ -158,9 +158,14 @@ run (const key_area<VT, NV> *a, __m128i s, const unsigned char *x)
    * fit beside the run's registers and GCC spilled the key to the
    * stack.  */
   asm ("" : "+r" (a));
+  /* The last register first, so the first block's products, the only
+   * ones that wait for S, join the sums last: the chain from S to the
+   * next run is one sum shorter per register (POLYVAL of 16 KiB on AMD
+   * Zen 4 with AVX-512 off, ymm: 962 -> 910-925 ns; zmm 638-662 ->
+   * 623).  */
   T lo = VT::zero (), mid = lo, hi = lo;
   _Pragma ("GCC unroll 8")
-  for (int j = 0; j < N; j++)
+  for (int j = N - 1; j >= 0; j--)
     {
       T d = VT::load (x + 16 * VT::W * j);
       if (j == 0)
