@@ -122,8 +122,19 @@ unsigned int _gcry_aes_aesni_decrypt (void *ctx, unsigned char *out,
                                       const unsigned char *in)
   GCIPHER_INTERNAL;
 /* ecb_crypt, cbc_enc, cbc_dec, cfb_enc, cfb_dec, ofb_enc, ctr16be_enc,
- * ctr32le_enc, xts_crypt, ocb_crypt, ocb_auth.  */
+ * ctr32le_enc, ccm_crypt, xts_crypt, ocb_crypt, ocb_auth, gcm_crypt,
+ * gcm_siv_dec.  */
 void _gcry_aes_aesni_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
+/* The "aesni-avx" path (CPUs with AVX): the same, with xts_crypt,
+ * ocb_crypt and ocb_auth from the VEX-encoded build of
+ * rijndael-aesni-xts-ocb.cpp.  */
+void _gcry_aes_aesni_avx_fill_bulk (cipher_bulk_ops *bulk)
+  GCIPHER_INTERNAL;
+/* xts_crypt, ocb_crypt and ocb_auth of rijndael-aesni-xts-ocb.cpp's SSE
+ * and VEX builds.  */
+void _gcry_aes_aesni_fill_xts_ocb (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
+void _gcry_aes_aesni_avx_fill_xts_ocb (cipher_bulk_ops *bulk)
+  GCIPHER_INTERNAL;
 
 /* ---- VAES paths (rijndael-vaes-avx2.cpp, rijndael-vaes-avx512.cpp) --
  * Key schedule, single blocks and the serial slots are the AES-NI

@@ -4,7 +4,9 @@
  * disabled wins at setkey):
  *   "vaes-avx512"  512-bit VAES, x86-64   (rijndael-vaes-avx512.cpp)
  *   "vaes-avx2"    256-bit VAES           (rijndael-vaes-avx2.cpp)
- *   "aesni"    x86 AES instructions       (rijndael-aesni.cpp)
+ *   "aesni-avx" x86 AES instructions, XTS and OCB VEX-encoded (AVX)
+ *   "aesni"    x86 AES instructions       (rijndael-aesni.cpp,
+ *              rijndael-aesni-xts-ocb.cpp)
  *   "zvkned"   RISC-V vector AES, VLEN-agnostic (rijndael-riscv-zvkned.cpp)
  *   "armv8-ce" arm64 AESE/AESD (ARMv8 Crypto Extensions, rijndael-armv8-ce.cpp)
  *   "generic"  constant-time bitsliced    (rijndael-generic.cpp)
@@ -45,6 +47,11 @@ constexpr cipher_impl<rijndael_impl_ops> rijndael_impls[] = {
   { { "vaes-avx2", HWF_INTEL_AESNI | HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX2 },
     { RIJNDAEL_PATH_AESNI, RIJNDAEL_VAES_AVX2_LANES, _gcry_aes_aesni_setkey,
       _gcry_aes_vaes_avx2_fill_bulk, _gcry_aes_aesni_encrypt,
+      _gcry_aes_aesni_decrypt } },
+  /* XTS and OCB VEX-encoded (rijndael-aesni-xts-ocb.cpp).  */
+  { { "aesni-avx", HWF_INTEL_AESNI | HWF_INTEL_AVX },
+    { RIJNDAEL_PATH_AESNI, RIJNDAEL_AESNI_LANES, _gcry_aes_aesni_setkey,
+      _gcry_aes_aesni_avx_fill_bulk, _gcry_aes_aesni_encrypt,
       _gcry_aes_aesni_decrypt } },
   { { "aesni", HWF_INTEL_AESNI },
     { RIJNDAEL_PATH_AESNI, RIJNDAEL_AESNI_LANES, _gcry_aes_aesni_setkey,
