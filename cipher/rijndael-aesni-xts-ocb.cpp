@@ -1,15 +1,10 @@
 /* rijndael-aesni-xts-ocb.cpp - AES (FIPS-197) XTS and OCB with the x86
  * AES instructions (the loops rijndael-aesni.cpp's head describes).
  *
- * Built twice, each in its own convenience library: with -maes -msse4.1
- * (SSE encoding) for the "aesni" path, and with -maes -mavx and
- * RIJNDAEL_AESNI_AVX defined (VEX encoding: three-operand forms, no
- * register copies) for the "aesni-avx" path, which CPUs with AVX take.
- * The source is the same; only the exported fill function's name
- * differs.  On AMD Zen 4 with VAES off the VEX build's XTS and OCB were
- * 2-15% faster at 1 and 16 KiB, while the other AES-NI kernels built
- * with -mavx were no faster (ECB decryption 2% slower), so only these
- * two modes have a VEX build.
+ * Built twice, as rijndael-aesni.cpp: SSE-encoded for the "aesni" path
+ * and VEX-encoded (-mavx, RIJNDAEL_AESNI_AVX) for "aesni-avx", which
+ * takes these two modes from the VEX build on x86-64 too (see
+ * _gcry_aes_aesni_avx_fill_bulk).
  */
 #include <config.h>
 #include <string.h>
@@ -349,14 +344,8 @@ aesni_ocb_auth (gcry_cipher_hd_t c, const void *abuf, size_t nblocks)
 
 } // namespace
 
-#ifdef RIJNDAEL_AESNI_AVX
-# define AESNI_FILL_XTS_OCB _gcry_aes_aesni_avx_fill_xts_ocb
-#else
-# define AESNI_FILL_XTS_OCB _gcry_aes_aesni_fill_xts_ocb
-#endif
-
 void
-AESNI_FILL_XTS_OCB (cipher_bulk_ops *bulk)
+AESNI_NAME (fill_xts_ocb) (cipher_bulk_ops *bulk)
 {
   bulk->xts_crypt = aesni_xts_crypt;
   bulk->ocb_crypt = aesni_ocb_crypt;

@@ -4,10 +4,9 @@
  * Included by rijndael-aesni.cpp (key expansion, single blocks, the
  * serial modes, the drivers' parallel modes, CCM) and
  * rijndael-aesni-xts-ocb.cpp (XTS and OCB), each built in its own
- * convenience library with its ISA flags.  Internal linkage: each
- * including object gets its own copy, and the VEX-encoded build of
- * rijndael-aesni-xts-ocb.cpp (-mavx, the "aesni-avx" path) gets VEX
- * code from here too.
+ * convenience library with its ISA flags; both are built twice, SSE-
+ * and VEX-encoded (AESNI_NAME).  Internal linkage: each including
+ * object gets its own copy, in its own encoding.
  */
 #ifndef GCIPHER_RIJNDAEL_AESNI_H
 #define GCIPHER_RIJNDAEL_AESNI_H
@@ -15,6 +14,15 @@
 #include <immintrin.h>
 #include "rijndael-internal.h"
 #include "rijndael-x86-drivers.h"
+
+/* The exported names of a build: _gcry_aes_aesni_NAME for the SSE build
+ * ("aesni"), _gcry_aes_aesni_avx_NAME for the VEX build
+ * (RIJNDAEL_AESNI_AVX, -mavx: "aesni-avx").  */
+#ifdef RIJNDAEL_AESNI_AVX
+# define AESNI_NAME(name) _gcry_aes_aesni_avx_##name
+#else
+# define AESNI_NAME(name) _gcry_aes_aesni_##name
+#endif
 
 namespace {
 

@@ -125,9 +125,20 @@ unsigned int _gcry_aes_aesni_decrypt (void *ctx, unsigned char *out,
  * ctr32le_enc, ccm_crypt, xts_crypt, ocb_crypt, ocb_auth, gcm_crypt,
  * gcm_siv_dec.  */
 void _gcry_aes_aesni_fill_bulk (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
-/* The "aesni-avx" path (CPUs with AVX): the same, with xts_crypt,
- * ocb_crypt and ocb_auth from the VEX-encoded build of
- * rijndael-aesni-xts-ocb.cpp.  */
+/* The "aesni-avx" path (CPUs with AVX): the same from the VEX-encoded
+ * build of rijndael-aesni.cpp and rijndael-aesni-xts-ocb.cpp (-mavx;
+ * on x86-64 only XTS and OCB, the rest from the SSE build: see
+ * rijndael-aesni.cpp).  The key schedule is the same as the SSE
+ * build's.  */
+unsigned int _gcry_aes_aesni_avx_setkey (RIJNDAEL_context *ctx,
+                                         const unsigned char *key,
+                                         size_t keylen) GCIPHER_INTERNAL;
+unsigned int _gcry_aes_aesni_avx_encrypt (void *ctx, unsigned char *out,
+                                          const unsigned char *in)
+  GCIPHER_INTERNAL;
+unsigned int _gcry_aes_aesni_avx_decrypt (void *ctx, unsigned char *out,
+                                          const unsigned char *in)
+  GCIPHER_INTERNAL;
 void _gcry_aes_aesni_avx_fill_bulk (cipher_bulk_ops *bulk)
   GCIPHER_INTERNAL;
 /* xts_crypt, ocb_crypt and ocb_auth of rijndael-aesni-xts-ocb.cpp's SSE

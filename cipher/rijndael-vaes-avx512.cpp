@@ -10,10 +10,10 @@
  * encryption/decryption and authentication) are those of
  * rijndael-vaes-kernels.h instantiated for zmm.
  *
- * Everything else is the AES-NI path's: the key schedule and single
- * blocks (the table entry names _gcry_aes_aesni_setkey), and the slots
- * fill_bulk inherits from _gcry_aes_aesni_fill_bulk: CBC-enc, CFB-enc,
- * OFB and ccm_crypt.  gcm_crypt and gcm_siv_dec are the zmm VAES kernels
+ * Everything else is the "aesni-avx" path's: the key schedule and
+ * single blocks (the table entry names _gcry_aes_aesni_avx_setkey), and
+ * the slots fill_bulk inherits from _gcry_aes_aesni_avx_fill_bulk:
+ * CBC-enc, CFB-enc, OFB and ccm_crypt.  gcm_crypt and gcm_siv_dec are the zmm VAES kernels
  * of cipher-gcm-intel-vaes-avx512.cpp (stitched GCM, GCM-SIV
  * decryption), which take the blocks when the GHASH back end is
  * vpclmul-avx512.

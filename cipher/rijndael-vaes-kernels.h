@@ -674,12 +674,12 @@ struct kernels : drivers<VT, NVEC, CLEAR, wide_first, BURN_PLAIN>
     return 0;
   }
 
-  /* The AES-NI slots (key schedule, serial modes, CCM, GCM, ...), then
-   * the parallel ones of this width.  */
+  /* The AES-NI slots (serial modes, CCM, GCM, ...) of the "aesni-avx"
+   * path (VAES implies AVX), then the parallel ones of this width.  */
   static void
   fill_bulk (cipher_bulk_ops *bulk)
   {
-    _gcry_aes_aesni_fill_bulk (bulk);
+    _gcry_aes_aesni_avx_fill_bulk (bulk);
     bulk->ecb_crypt = base::ecb_crypt;
     bulk->cbc_dec = base::cbc_dec;
     bulk->cfb_dec = base::cfb_dec;

@@ -4,7 +4,7 @@
  * disabled wins at setkey):
  *   "vaes-avx512"  512-bit VAES, x86-64   (rijndael-vaes-avx512.cpp)
  *   "vaes-avx2"    256-bit VAES           (rijndael-vaes-avx2.cpp)
- *   "aesni-avx" x86 AES instructions, XTS and OCB VEX-encoded (AVX)
+ *   "aesni-avx" the same sources VEX-encoded (-mavx; x86-64: XTS, OCB)
  *   "aesni"    x86 AES instructions       (rijndael-aesni.cpp,
  *              rijndael-aesni-xts-ocb.cpp)
  *   "zvkned"   RISC-V vector AES, VLEN-agnostic (rijndael-riscv-zvkned.cpp)
@@ -36,23 +36,25 @@ struct rijndael_impl_ops
 
 constexpr cipher_impl<rijndael_impl_ops> rijndael_impls[] = {
 #ifdef GCIPHER_ARCH_X86
-  /* The VAES paths keep the AES-NI key schedule and single blocks.  */
+  /* The VAES paths keep the AES-NI key schedule and single blocks (the
+   * VEX build: VAES implies AVX).  */
 #ifdef __x86_64__
   { { "vaes-avx512",
       HWF_INTEL_AESNI | HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX512 },
-    { RIJNDAEL_PATH_AESNI, RIJNDAEL_VAES_AVX512_LANES, _gcry_aes_aesni_setkey,
-      _gcry_aes_vaes_avx512_fill_bulk, _gcry_aes_aesni_encrypt,
-      _gcry_aes_aesni_decrypt } },
+    { RIJNDAEL_PATH_AESNI, RIJNDAEL_VAES_AVX512_LANES,
+      _gcry_aes_aesni_avx_setkey, _gcry_aes_vaes_avx512_fill_bulk,
+      _gcry_aes_aesni_avx_encrypt, _gcry_aes_aesni_avx_decrypt } },
 #endif
   { { "vaes-avx2", HWF_INTEL_AESNI | HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX2 },
-    { RIJNDAEL_PATH_AESNI, RIJNDAEL_VAES_AVX2_LANES, _gcry_aes_aesni_setkey,
-      _gcry_aes_vaes_avx2_fill_bulk, _gcry_aes_aesni_encrypt,
-      _gcry_aes_aesni_decrypt } },
-  /* XTS and OCB VEX-encoded (rijndael-aesni-xts-ocb.cpp).  */
+    { RIJNDAEL_PATH_AESNI, RIJNDAEL_VAES_AVX2_LANES,
+      _gcry_aes_aesni_avx_setkey, _gcry_aes_vaes_avx2_fill_bulk,
+      _gcry_aes_aesni_avx_encrypt, _gcry_aes_aesni_avx_decrypt } },
+  /* The AES-NI sources VEX-encoded (on x86-64 only XTS and OCB: see
+   * _gcry_aes_aesni_avx_fill_bulk).  */
   { { "aesni-avx", HWF_INTEL_AESNI | HWF_INTEL_AVX },
-    { RIJNDAEL_PATH_AESNI, RIJNDAEL_AESNI_LANES, _gcry_aes_aesni_setkey,
-      _gcry_aes_aesni_avx_fill_bulk, _gcry_aes_aesni_encrypt,
-      _gcry_aes_aesni_decrypt } },
+    { RIJNDAEL_PATH_AESNI, RIJNDAEL_AESNI_LANES, _gcry_aes_aesni_avx_setkey,
+      _gcry_aes_aesni_avx_fill_bulk, _gcry_aes_aesni_avx_encrypt,
+      _gcry_aes_aesni_avx_decrypt } },
   { { "aesni", HWF_INTEL_AESNI },
     { RIJNDAEL_PATH_AESNI, RIJNDAEL_AESNI_LANES, _gcry_aes_aesni_setkey,
       _gcry_aes_aesni_fill_bulk, _gcry_aes_aesni_encrypt,
