@@ -59,7 +59,7 @@
 #endif
 
 /* g10lib.h: 1 once the features in force (detected, not disabled,
- * within the test mask) include AVX (x86-64).  */
+ * within the test mask) include AVX (x86-64 and i386).  */
 unsigned int _gcry_hwf_wide_stores;
 
 namespace {
@@ -138,7 +138,7 @@ unsigned int hwf_test_mask = ~0u;   /* Atomic; _gcry_hwf_set_test_mask. */
 void
 update_wide_stores ()
 {
-#ifdef __x86_64__
+#if defined(__x86_64__) || defined(__i386__)
   const unsigned int f = __atomic_load_n (&hwf_features, __ATOMIC_RELAXED)
                          & __atomic_load_n (&hwf_test_mask, __ATOMIC_RELAXED);
   __atomic_store_n (&_gcry_hwf_wide_stores, (f & HWF_INTEL_AVX) ? 1u : 0u,

@@ -134,6 +134,36 @@ _gcry_burn_stack (unsigned int bytes)
                 :
                 : "rdx", "rdi", "rax", "memory");
 #elif defined(__i386__)
+  /* As on x86-64 with AVX in force (i386's baseline has no vector
+   * stores): the VAES and AES-NI paths' burns of 1 KiB took about 12 ns
+   * with `rep stosb`, half of a 64-byte AES call on AMD Zen 4.  */
+  if (n >= 256 && n <= 2048
+      && __atomic_load_n (&_gcry_hwf_wide_stores, __ATOMIC_RELAXED))
+    {
+      asm volatile ("movl %%esp, %%edx\n\t"
+                    "subl %%ecx, %%esp\n\t"
+                    "movl %%esp, %%edi\n\t"
+                    "vpxor %%xmm0, %%xmm0, %%xmm0\n"
+                    "1:\n\t"
+                    "vmovdqu %%ymm0, (%%edi)\n\t"
+                    "vmovdqu %%ymm0, 32(%%edi)\n\t"
+                    "addl $64, %%edi\n\t"
+                    "cmpl %%edx, %%edi\n\t"
+                    "jb 1b\n\t"
+                    "movl %%edx, %%esp\n\t"
+                    "vzeroupper"
+                    : "+c" (n)
+                    :
+                    /* Without -msse GCC knows no xmm register to list;
+                     * all are call-clobbered, and nothing else lives in
+                     * this function.  */
+#ifdef __SSE__
+                    : "edx", "edi", "xmm0", "cc", "memory");
+#else
+                    : "edx", "edi", "cc", "memory");
+#endif
+      return;
+    }
   asm volatile ("movl %%esp, %%edx\n\t"
                 "subl %%ecx, %%esp\n\t"
                 "movl %%esp, %%edi\n\t"

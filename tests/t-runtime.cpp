@@ -1047,12 +1047,16 @@ TEST (Wipe, BurnStackSmallDepth)
   if (const char *why = testutil::asan_stack_reason ())
     GTEST_SKIP () << why;
   std::vector<std::pair<unsigned int, const char *> > masks;
-#ifdef __x86_64__
+#if defined(__x86_64__) || defined(__i386__)
   if (_gcry_get_hw_features () & HWF_INTEL_AVX)
     masks.push_back ({ ~0u, "32-byte stores (AVX)" });
   else
     printf ("[ paths    ] burn: 32-byte stores skipped (CPU lacks AVX)\n");
+# ifdef __x86_64__
   masks.push_back ({ ~(unsigned int) HWF_INTEL_AVX, "16-byte stores" });
+# else
+  masks.push_back ({ ~(unsigned int) HWF_INTEL_AVX, "rep stosb" });
+# endif
 #else
   masks.push_back ({ ~0u, "this target's loop" });
 #endif
