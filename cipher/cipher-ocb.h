@@ -76,7 +76,17 @@ ocb_state_of (gcry_cipher_hd_t c)
 static inline unsigned int
 ocb_ntz (uint64_t i)
 {
+#ifdef __i386__
+  /* No 64-bit count on i386: __builtin_ctzll is a call to libgcc's
+   * __ctzdi2 there, around which the vector kernels spilled and
+   * reloaded their registers (and ran VZEROUPPER) once per batch.  The
+   * branch is on the public block index.  */
+  const uint32_t lo = (uint32_t) i;
+  return lo ? (unsigned int) __builtin_ctz (lo)
+            : 32u + (unsigned int) __builtin_ctz ((uint32_t) (i >> 32));
+#else
   return (unsigned int) __builtin_ctzll (i);
+#endif
 }
 
 #endif /* GCIPHER_CIPHER_OCB_H */
