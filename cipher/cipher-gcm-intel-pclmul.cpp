@@ -35,6 +35,7 @@
 #include "cipher-gcm.h"
 #include "cipher-gcm-intel-clmul.h"
 #include "rijndael-internal.h"
+#include "vec-clear-x86.h"
 
 namespace {
 
@@ -173,20 +174,7 @@ pclmul_ghash (const gcm_ghash_key *key, unsigned char *yp,
 inline void
 clear_xmm_regs ()
 {
-  asm volatile ("pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\t"
-                "pxor %%xmm2, %%xmm2\n\tpxor %%xmm3, %%xmm3\n\t"
-                "pxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
-                "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\t"
-                ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
-                "xmm7");
-#ifdef __x86_64__
-  asm volatile ("pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\t"
-                "pxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
-                "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\t"
-                "pxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15\n\t"
-                ::: "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
-                "xmm14", "xmm15");
-#endif
+  vec_clear_xmm ();
 }
 
 /* AES-CTR keystream of 8 blocks from the byte-reversed counter CR (CR

@@ -27,6 +27,7 @@
 #define GCIPHER_CIPHER_GCM_SIV_INTEL_PCLMUL_H
 
 #include <immintrin.h>
+#include "vec-clear-x86.h"
 
 namespace polyval_x86 {
 
@@ -96,20 +97,7 @@ dot (V a, V b)
 inline void
 clear_xmm (void)
 {
-  asm volatile ("pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\t"
-                "pxor %%xmm2, %%xmm2\n\tpxor %%xmm3, %%xmm3\n\t"
-                "pxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
-                "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\t"
-                ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
-                "xmm7");
-#ifdef __x86_64__
-  asm volatile ("pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\t"
-                "pxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
-                "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\t"
-                "pxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15\n\t"
-                ::: "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
-                "xmm14", "xmm15");
-#endif
+  vec_clear_xmm ();
 }
 
 } // namespace polyval_x86

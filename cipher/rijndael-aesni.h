@@ -14,6 +14,7 @@
 #include <immintrin.h>
 #include "rijndael-internal.h"
 #include "rijndael-x86-drivers.h"
+#include "vec-clear-x86.h"
 
 /* The exported names of a build: _gcry_aes_aesni_NAME for the SSE build
  * ("aesni"), _gcry_aes_aesni_avx_NAME for the VEX build
@@ -61,38 +62,7 @@ dec_keys (const RIJNDAEL_context *ctx)
 inline void
 clear_xmm (void)
 {
-#ifdef __AVX__
-  /* VEX code clears with VEX instructions (no SSE/AVX transition).  */
-  asm volatile ("vpxor %%xmm0, %%xmm0, %%xmm0\n\tvpxor %%xmm1, %%xmm1, %%xmm1\n\t"
-                "vpxor %%xmm2, %%xmm2, %%xmm2\n\tvpxor %%xmm3, %%xmm3, %%xmm3\n\t"
-                "vpxor %%xmm4, %%xmm4, %%xmm4\n\tvpxor %%xmm5, %%xmm5, %%xmm5\n\t"
-                "vpxor %%xmm6, %%xmm6, %%xmm6\n\tvpxor %%xmm7, %%xmm7, %%xmm7\n\t"
-                ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
-                "xmm7");
-# ifdef __x86_64__
-  asm volatile ("vpxor %%xmm8, %%xmm8, %%xmm8\n\tvpxor %%xmm9, %%xmm9, %%xmm9\n\t"
-                "vpxor %%xmm10, %%xmm10, %%xmm10\n\tvpxor %%xmm11, %%xmm11, %%xmm11\n\t"
-                "vpxor %%xmm12, %%xmm12, %%xmm12\n\tvpxor %%xmm13, %%xmm13, %%xmm13\n\t"
-                "vpxor %%xmm14, %%xmm14, %%xmm14\n\tvpxor %%xmm15, %%xmm15, %%xmm15\n\t"
-                ::: "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
-                "xmm14", "xmm15");
-# endif
-#else
-  asm volatile ("pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\t"
-                "pxor %%xmm2, %%xmm2\n\tpxor %%xmm3, %%xmm3\n\t"
-                "pxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
-                "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\t"
-                ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
-                "xmm7");
-#ifdef __x86_64__
-  asm volatile ("pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\t"
-                "pxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
-                "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\t"
-                "pxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15\n\t"
-                ::: "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
-                "xmm14", "xmm15");
-#endif
-#endif
+  vec_clear_xmm ();
 }
 
 /* Blocks per iteration of the parallel modes (RIJNDAEL_AESNI_LANES,
