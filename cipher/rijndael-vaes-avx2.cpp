@@ -18,6 +18,7 @@
  */
 #include "rijndael-vaes-kernels.h"
 #include "cipher-gcm.h"
+#include "vec-clear-x86.h"
 
 namespace {
 
@@ -29,20 +30,7 @@ namespace {
 void
 clear_ymm (void)
 {
-  asm volatile ("vpxor %%xmm0, %%xmm0, %%xmm0\n\tvpxor %%xmm1, %%xmm1, %%xmm1\n\t"
-                "vpxor %%xmm2, %%xmm2, %%xmm2\n\tvpxor %%xmm3, %%xmm3, %%xmm3\n\t"
-                "vpxor %%xmm4, %%xmm4, %%xmm4\n\tvpxor %%xmm5, %%xmm5, %%xmm5\n\t"
-                "vpxor %%xmm6, %%xmm6, %%xmm6\n\tvpxor %%xmm7, %%xmm7, %%xmm7\n\t"
-                ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
-                "xmm7");
-#ifdef __x86_64__
-  asm volatile ("vpxor %%xmm8, %%xmm8, %%xmm8\n\tvpxor %%xmm9, %%xmm9, %%xmm9\n\t"
-                "vpxor %%xmm10, %%xmm10, %%xmm10\n\tvpxor %%xmm11, %%xmm11, %%xmm11\n\t"
-                "vpxor %%xmm12, %%xmm12, %%xmm12\n\tvpxor %%xmm13, %%xmm13, %%xmm13\n\t"
-                "vpxor %%xmm14, %%xmm14, %%xmm14\n\tvpxor %%xmm15, %%xmm15, %%xmm15\n\t"
-                ::: "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
-                "xmm14", "xmm15");
-#endif
+  vec_clear_xmm ();   /* VEX: each zeroes its whole ymm.  */
   asm volatile ("vzeroupper" ::: "memory");
 }
 
