@@ -387,7 +387,7 @@ expand_sub (V k, V from)
 
 unsigned int
 AESNI_NAME (setkey) (RIJNDAEL_context *ctx, const unsigned char *key,
-                        size_t keylen)
+                     size_t keylen)
 {
   const unsigned int nk = (unsigned int)(keylen / 4);
   const unsigned int rounds = nk + 6;
@@ -472,7 +472,7 @@ AESNI_NAME (setkey) (RIJNDAEL_context *ctx, const unsigned char *key,
 
 unsigned int
 AESNI_NAME (encrypt) (void *ctx, unsigned char *out,
-                         const unsigned char *in)
+                      const unsigned char *in)
 {
   const RIJNDAEL_context *c = (const RIJNDAEL_context *)ctx;
   const V *k = enc_keys (c);
@@ -484,7 +484,7 @@ AESNI_NAME (encrypt) (void *ctx, unsigned char *out,
 
 unsigned int
 AESNI_NAME (decrypt) (void *ctx, unsigned char *out,
-                         const unsigned char *in)
+                      const unsigned char *in)
 {
   const RIJNDAEL_context *c = (const RIJNDAEL_context *)ctx;
   const V *k = dec_keys (c);
