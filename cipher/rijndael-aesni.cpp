@@ -528,8 +528,9 @@ _gcry_aes_aesni_fill_bulk (cipher_bulk_ops *bulk)
  * OCB were 4-6% faster at 16 KiB, its ECB decryption and CTR 1-2%
  * slower and the rest even.  i386 (8 xmm registers): every slot from
  * this build, where the SSE code needs register copies and reloads of
- * the round keys (ECB, CBC and CFB decryption and CTR 1.7-1.9 times as
- * fast, CCM 1.15-1.26, the serial modes 1.03-1.10 on the same host).  */
+ * the round keys (on the same host, minimum of three runs: ECB, CBC and
+ * CFB decryption and CTR at 1 and 16 KiB 1.6-1.9 times as fast, CCM
+ * 1.1-1.2, the serial modes and 64-byte calls 1.00-1.04).  */
 void
 _gcry_aes_aesni_avx_fill_bulk (cipher_bulk_ops *bulk)
 {
