@@ -6,6 +6,9 @@
  *    TAGLEN check of its last part); tampered tags and ciphertexts must
  *    be refused with GPG_ERR_CHECKSUM.  Each on every AES path this CPU
  *    runs (forced through testutil's path forcing).
+ *  - ocb_ntz (RFC 7253 4.2's ntz of the block index) on every bit
+ *    position of the 64-bit index, including the high word, which i386
+ *    counts apart and no message reaches (2^32 blocks).
  *  - Bulk vs per-block: the same random calls with the handle's bulk
  *    table as setkey filled it and with it cleared.
  *  - Differential: random call sequences (wrong orders, bad lengths,
@@ -24,6 +27,7 @@
 
 #include "gcrypt.h"
 #include "cipher-internal.h"
+#include "cipher-ocb.h"
 #include "sysgcrypt-test.h"
 #include "testutil.h"
 #include "twin.h"
@@ -309,6 +313,19 @@ check_ocb (const Bytes &key, const OcbVec &v, int taglen,
       EXPECT_EQ (GPG_ERR_CHECKSUM,
                  gcry_err_code (ocb_open (key, n, a2, c2, taglen, &out)))
         << where << " bit " << bit;
+    }
+}
+
+/* ntz (i) for every single bit and for that bit with higher ones set
+ * (the count must ignore them), both 32-bit halves.  */
+TEST (AesOcb, NtzOfBlockIndex)
+{
+  for (unsigned int k = 0; k < 64; k++)
+    {
+      const uint64_t bit = (uint64_t) 1 << k;
+      EXPECT_EQ (k, ocb_ntz (bit)) << k;
+      EXPECT_EQ (k, ocb_ntz (bit | ~(bit | (bit - 1)))) << k;
+      EXPECT_EQ (k, ocb_ntz (bit | (uint64_t) 1 << 63)) << k;
     }
 }
 
