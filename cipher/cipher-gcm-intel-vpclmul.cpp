@@ -330,8 +330,8 @@ vpclmul_avx512_setkey (gcm_ghash_key *key, const unsigned char *hbytes)
  * 16-block runs: each block multiplied by its power of H (H^64..H^1,
  * resp. H^16..H^1), Y folded into the first block, whose products are
  * summed last (as in ghash256_runs: 16 KiB 604-606 -> 584-585 ns on
- * AMD Zen 4), one reduction per run.  The sums are taken lane by lane and reduced before the lanes
- * are folded (finish512_karatsuba).  REV: blocks byte-reversed on load
+ * AMD Zen 4), one reduction per run.  The sums are taken lane by lane
+ * and reduced before the lanes are folded (finish512_karatsuba).  REV: blocks byte-reversed on load
  * (GHASH); without it the blocks are used as they are, which with the
  * key mulX_GHASH (ByteReverse (H)) and Y = S computes POLYVAL (RFC 8452
  * Appendix A: the two byte reversals cancel).  Returns the new Y; BUF

@@ -13,10 +13,10 @@
  * Everything else is the "aesni-avx" path's: the key schedule and
  * single blocks (the table entry names _gcry_aes_aesni_avx_setkey), and
  * the slots fill_bulk inherits from _gcry_aes_aesni_avx_fill_bulk:
- * CBC-enc, CFB-enc, OFB and ccm_crypt.  gcm_crypt and gcm_siv_dec are the zmm VAES kernels
- * of cipher-gcm-intel-vaes-avx512.cpp (stitched GCM, GCM-SIV
- * decryption), which take the blocks when the GHASH back end is
- * vpclmul-avx512.
+ * CBC-enc, CFB-enc, OFB and ccm_crypt.  gcm_crypt and gcm_siv_dec are
+ * the zmm VAES kernels of cipher-gcm-intel-vaes-avx512.cpp (stitched
+ * GCM, GCM-SIV decryption), which take the blocks when the GHASH back
+ * end is vpclmul-avx512.
  *
  * 8 zmm per batch (32 blocks, RIJNDAEL_VAES_AVX512_LANES): with AESENC on
  * two pipes and a latency of 4 cycles, 8 independent registers keep both

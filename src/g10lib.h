@@ -87,9 +87,10 @@ const char *_gcry_enum_hw_features (int idx, unsigned int *bit) GCIPHER_INTERNAL
  * (~0u restores).  Only tests and self-tests of paths use this.  */
 void _gcry_hwf_set_test_mask (unsigned int mask) GCIPHER_INTERNAL;
 /* x86-64 and i386: 1 when the features in force include AVX (the OS
- * saves the ymm registers), else 0 (also before detection).  _gcry_burn_stack
- * reads it with one load (it must not call anything: see misc.cpp);
- * detection and _gcry_hwf_set_test_mask keep it current.  */
+ * saves the ymm registers), else 0 (also before detection).
+ * _gcry_burn_stack reads it with one load (it must not call anything:
+ * see misc.cpp); detection and _gcry_hwf_set_test_mask keep it
+ * current.  */
 extern unsigned int _gcry_hwf_wide_stores GCIPHER_INTERNAL;
 /* Print the "hwflist:" line (trailing ':' per name, as libgcrypt).  */
 void _gcry_print_hwflist (FILE *fp) GCIPHER_INTERNAL;
