@@ -331,11 +331,12 @@ vpclmul_avx512_setkey (gcm_ghash_key *key, const unsigned char *hbytes)
  * resp. H^16..H^1), Y folded into the first block, whose products are
  * summed last (as in ghash256_runs: 16 KiB 604-606 -> 584-585 ns on
  * AMD Zen 4), one reduction per run.  The sums are taken lane by lane
- * and reduced before the lanes are folded (finish512_karatsuba).  REV: blocks byte-reversed on load
- * (GHASH); without it the blocks are used as they are, which with the
- * key mulX_GHASH (ByteReverse (H)) and Y = S computes POLYVAL (RFC 8452
- * Appendix A: the two byte reversals cancel).  Returns the new Y; BUF
- * and NBLOCKS advanced (fewer than 16 blocks left).  */
+ * and reduced before the lanes are folded (finish512_karatsuba).  REV:
+ * blocks byte-reversed on load (GHASH); without it the blocks are used
+ * as they are, which with the key mulX_GHASH (ByteReverse (H)) and
+ * Y = S computes POLYVAL (RFC 8452 Appendix A: the two byte reversals
+ * cancel).  Returns the new Y; BUF and NBLOCKS advanced (fewer than 16
+ * blocks left).  */
 template <bool REV>
 TARGET_AVX512 inline __m128i
 ghash512 (const vpclmul_key *k, __m128i y, const unsigned char *&buf,
