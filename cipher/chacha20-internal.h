@@ -60,6 +60,65 @@ struct CHACHA20_context
   chacha20_blocks_fn blocks;
 };
 
+/* The scalar rounds, for the generic block function (chacha20.cpp) and
+ * for the ChaCha20-Poly1305 key block the vector paths run on the
+ * general-purpose registers beside a vector pass.  In an unnamed
+ * namespace: each ISA file gets its own copy, compiled with its flags
+ * (no copy built with AVX-512 may stand in for the generic file's).  */
+namespace {
+namespace chacha20_scalar {
+
+inline uint32_t
+rol32 (uint32_t x, unsigned int n)
+{
+  return (x << n) | (x >> (32 - n));
+}
+
+/* RFC 8439 2.1: the quarter round on words A, B, C, D of X.  */
+inline __attribute__ ((always_inline)) void
+quarter_round (uint32_t *x, int a, int b, int c, int d)
+{
+  x[a] += x[b]; x[d] = rol32 (x[d] ^ x[a], 16);
+  x[c] += x[d]; x[b] = rol32 (x[b] ^ x[c], 12);
+  x[a] += x[b]; x[d] = rol32 (x[d] ^ x[a], 8);
+  x[c] += x[d]; x[b] = rol32 (x[b] ^ x[c], 7);
+}
+
+/* Pair Q (0..3) of a double round's quarter rounds on X[0..15]: 0 and
+ * 1 the column round, 2 and 3 the diagonal one (RFC 8439 2.3).  */
+inline __attribute__ ((always_inline)) void
+quarter_pair (uint32_t *x, int q)
+{
+  switch (q)
+    {
+    case 0:
+      quarter_round (x, 0, 4, 8, 12); quarter_round (x, 1, 5, 9, 13);
+      break;
+    case 1:
+      quarter_round (x, 2, 6, 10, 14); quarter_round (x, 3, 7, 11, 15);
+      break;
+    case 2:
+      quarter_round (x, 0, 5, 10, 15); quarter_round (x, 1, 6, 11, 12);
+      break;
+    default:
+      quarter_round (x, 2, 7, 8, 13); quarter_round (x, 3, 4, 9, 14);
+      break;
+    }
+}
+
+/* RFC 8439 2.3: a column round, then a diagonal round, on X[0..15].  */
+inline __attribute__ ((always_inline)) void
+double_round (uint32_t *x)
+{
+  quarter_pair (x, 0);
+  quarter_pair (x, 1);
+  quarter_pair (x, 2);
+  quarter_pair (x, 3);
+}
+
+} // namespace chacha20_scalar
+} // namespace
+
 #ifdef CHACHA20_USE_AVX2
 /* AVX2: eight blocks per pass (chacha20-avx2.cpp); a last NBLOCKS % 8
  * of up to four in the row layout of chacha20-rows.h, more as a partly

@@ -53,22 +53,6 @@ constexpr cipher_impl<chacha20_blocks_fn> chacha20_impls[] = {
 constexpr auto chacha20_impl_list = cipher_impl_info_list (chacha20_impls);
 constexpr size_t n_chacha20_impls = chacha20_impl_list.n;
 
-inline uint32_t
-rol32 (uint32_t x, unsigned int n)
-{
-  return (x << n) | (x >> (32 - n));
-}
-
-/* RFC 8439 2.1: the quarter round on words A, B, C, D of X.  */
-inline void
-quarter_round (uint32_t *x, int a, int b, int c, int d)
-{
-  x[a] += x[b]; x[d] = rol32 (x[d] ^ x[a], 16);
-  x[c] += x[d]; x[b] = rol32 (x[b] ^ x[c], 12);
-  x[a] += x[b]; x[d] = rol32 (x[d] ^ x[a], 8);
-  x[c] += x[d]; x[b] = rol32 (x[b] ^ x[c], 7);
-}
-
 /* RFC 8439 2.3: the block function; KS gets the 64 keystream bytes of
  * STATE (counter not advanced).  */
 void
@@ -77,16 +61,7 @@ chacha20_block (const uint32_t *state, unsigned char *ks)
   uint32_t x[16];
   memcpy (x, state, sizeof x);
   for (int i = 0; i < 10; i++)  /* 20 rounds: 10 column + 10 diagonal. */
-    {
-      quarter_round (x, 0, 4, 8, 12);
-      quarter_round (x, 1, 5, 9, 13);
-      quarter_round (x, 2, 6, 10, 14);
-      quarter_round (x, 3, 7, 11, 15);
-      quarter_round (x, 0, 5, 10, 15);
-      quarter_round (x, 1, 6, 11, 12);
-      quarter_round (x, 2, 7, 8, 13);
-      quarter_round (x, 3, 4, 9, 14);
-    }
+    chacha20_scalar::double_round (x);
   for (int i = 0; i < 16; i++)
     buf_put_le32 (ks + 4 * i, x[i] + state[i]);
   /* No wipememory (x) here: taking X's address would keep the whole
