@@ -394,6 +394,29 @@ _gcry_chacha20_avx2_blocks (uint32_t *state, unsigned char *out,
   return depth;
 }
 
+#ifdef __x86_64__
+/* As _gcry_chacha20_avx512_keyblock16 with one eight-block pass: the
+ * key block at STATE's counter into BLOCK, the eight after it into PAD
+ * (512 bytes), the counter advanced by 9; the key block's scalar rounds
+ * a pair of quarter rounds after each vector pair.  x86-64 only: i386
+ * has seven general-purpose registers for its sixteen words.  */
+unsigned int
+_gcry_chacha20_avx2_keyblock8 (uint32_t *state, unsigned char *block,
+                               unsigned char *pad)
+{
+  static const unsigned char zeros[8 * CHACHA20_BLOCKSIZE]
+    __attribute__ ((aligned (32))) = { 0 };
+  chacha20_scalar::side_block key (state);
+  blocks8 (state, pad, zeros, [&key] (int, int q)
+           __attribute__ ((always_inline)) {
+             chacha20_scalar::quarter_pair (key.x, q);
+           }, 8, 10);
+  key.finish (state, block);   /* KEY: in the frame's spill slots.  */
+  _mm256_zeroall ();
+  return BULK_DEPTH + 16 * 4;
+}
+#endif
+
 #ifdef POLY1305_RADIX44
 /* ChaCha20-Poly1305 (RFC 8439 2.8) stitched: NBLOCKS (any count)
  * keystream blocks XORed from IN to OUT (IN == OUT allowed) and the

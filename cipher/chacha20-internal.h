@@ -19,10 +19,14 @@
 #include "cipher-internal.h"
 
 #define CHACHA20_BLOCKSIZE 64
-/* Blocks of keystream a context keeps ahead at most: the row layout
- * gives four (the key block and three more: two chains of two blocks
- * on ymm) in the time of one.  */
-#define CHACHA20_PAD_BLOCKS 3
+/* Blocks of keystream ChaCha20-Poly1305's key block brings along in
+ * the row layout: it gives four (the key block and three more: two
+ * chains of two blocks on ymm) in the time of one.  */
+#define CHACHA20_ROWS_AHEAD 3
+/* Blocks of keystream a context keeps ahead at most: sixteen, from the
+ * AVX-512 path's key block with a whole pass after it
+ * (_gcry_chacha20_poly1305_keyblock_wide).  */
+#define CHACHA20_PAD_BLOCKS 16
 
 /* x86 builds have the AVX2 path (cipher/Makefile.am, ARCH_X86).  */
 #ifdef GCIPHER_ARCH_X86
@@ -53,8 +57,11 @@ struct CHACHA20_context
    * (the tail block of a partial call, or the blocks that came with
    * ChaCha20-Poly1305's key block, which passes through the first
    * block and is wiped there).  */
-  unsigned char pad[(1 + CHACHA20_PAD_BLOCKS) * CHACHA20_BLOCKSIZE];
+  unsigned char pad[CHACHA20_PAD_BLOCKS * CHACHA20_BLOCKSIZE];
   size_t unused;
+  /* PAD's last DIRTY bytes may hold keystream, used or not (setiv
+   * wipes them; the rest of PAD is zero).  */
+  size_t dirty;
   /* Whole-block path chosen at setkey; NULL (a never-keyed context)
    * means the generic one.  */
   chacha20_blocks_fn blocks;
@@ -116,6 +123,45 @@ double_round (uint32_t *x)
   quarter_pair (x, 3);
 }
 
+/* ChaCha20-Poly1305's key block (RFC 8439 2.6) computed beside a
+ * vector pass: X starts as STATE (the block at its counter), whose
+ * counter then moves on by one for the pass; the caller runs the
+ * rounds on X (double_round, quarter_pair) and ends with finish.  */
+struct side_block
+{
+  uint32_t x[16];
+  uint32_t c12, c13;   /* The key block's counter words.  */
+
+  explicit __attribute__ ((always_inline)) side_block (uint32_t *state)
+  {
+    for (int i = 0; i < 16; i++)
+      x[i] = state[i];
+    c12 = state[12];
+    c13 = state[13];
+    const uint64_t ctr = (((uint64_t) c13 << 32) | c12) + 1;
+    state[12] = (uint32_t) ctr;
+    state[13] = (uint32_t) (ctr >> 32);
+  }
+
+  /* The feed-forward (RFC 8439 2.3, STATE's words but the counter's)
+   * into OUT as 64 little-endian bytes.  X is left as it is: its
+   * address would keep it in memory through the rounds, so the caller
+   * counts its frame in the burn depth instead of wiping it.  */
+  __attribute__ ((always_inline)) void
+  finish (const uint32_t *state, unsigned char *out) const
+  {
+    for (int i = 0; i < 16; i++)
+      {
+        const uint32_t w = x[i] + (i == 12 ? c12 : i == 13 ? c13
+                                                         : state[i]);
+        out[4 * i] = (unsigned char) w;
+        out[4 * i + 1] = (unsigned char) (w >> 8);
+        out[4 * i + 2] = (unsigned char) (w >> 16);
+        out[4 * i + 3] = (unsigned char) (w >> 24);
+      }
+  }
+};
+
 } // namespace chacha20_scalar
 } // namespace
 
@@ -136,6 +182,25 @@ unsigned int _gcry_chacha20_avx512_blocks (uint32_t *state,
                                            unsigned char *out,
                                            const unsigned char *in,
                                            size_t nblocks) GCIPHER_INTERNAL;
+#endif
+#ifdef CHACHA20_USE_AVX512
+/* ChaCha20-Poly1305's key block at STATE's counter into BLOCK (64
+ * bytes) and the sixteen keystream blocks after it into PAD (1024
+ * bytes); the counter advances by 17 (chacha20-avx512.cpp).  Returns
+ * the stack burn depth.  */
+unsigned int _gcry_chacha20_avx512_keyblock16 (uint32_t *state,
+                                               unsigned char *block,
+                                               unsigned char *pad)
+  GCIPHER_INTERNAL;
+#endif
+#if defined(CHACHA20_USE_AVX2) && defined(__x86_64__)
+/* The same with one eight-block AVX2 pass: the key block into BLOCK,
+ * the eight blocks after it into PAD (512 bytes), the counter advanced
+ * by 9 (chacha20-avx2.cpp).  Returns the stack burn depth.  */
+unsigned int _gcry_chacha20_avx2_keyblock8 (uint32_t *state,
+                                            unsigned char *block,
+                                            unsigned char *pad)
+  GCIPHER_INTERNAL;
 #endif
 #if defined(CHACHA20_USE_AVX2) && defined(__SIZEOF_INT128__)
 struct poly1305_context;
@@ -208,12 +273,35 @@ unsigned int _gcry_chacha20_neon_blocks (uint32_t *state, unsigned char *out,
 unsigned int _gcry_chacha20_poly1305_keyblock (CHACHA20_context *ctx,
                                                unsigned char *block)
   GCIPHER_INTERNAL;
-/* Give back the keystream _gcry_chacha20_poly1305_keyblock kept ahead,
- * if CTX still holds all of it: wiped, and the counter moved back over
- * those blocks, so the next call computes them again (the same bytes:
- * each block depends only on the key, nonce and counter).  For a
- * message decrypted in stitched ChaCha20-Poly1305 passes, which then
- * start at its first byte.  Returns whether it did.  */
+/* The same for a message known to be long (the caller's choice): the
+ * key block and a whole pass of keystream after it, kept as CTX's
+ * unused keystream, in the time of that pass (the key block's serial
+ * rounds run beside it on the general-purpose registers): sixteen
+ * blocks (1024 bytes) on the AVX-512 path, eight (512 bytes) on the
+ * AVX2 one on x86-64 (_gcry_chacha20_poly1305_wide_blocks), what
+ * _gcry_chacha20_poly1305_keyblock gives elsewhere.  */
+unsigned int _gcry_chacha20_poly1305_keyblock_wide (CHACHA20_context *ctx,
+                                                    unsigned char *block)
+  GCIPHER_INTERNAL;
+/* The blocks _gcry_chacha20_poly1305_keyblock_wide keeps ahead on CTX's
+ * path: 16, 8, or 0 where it has no wide form.  */
+size_t _gcry_chacha20_poly1305_wide_blocks (const CHACHA20_context *ctx)
+  GCIPHER_INTERNAL;
+/* The key block alone, by the scalar block function (no keystream kept
+ * ahead; about 20 serial rounds of three-cycle steps, shorter than the
+ * vector row layout's chain): for a message whose stitched passes start
+ * at its first byte.  The counter advances by one.  Returns the stack
+ * burn depth.  */
+unsigned int _gcry_chacha20_poly1305_keyblock_alone (CHACHA20_context *ctx,
+                                                     unsigned char *block)
+  GCIPHER_INTERNAL;
+/* Give back whole blocks of keystream computed ahead: if CTX's unused
+ * keystream is a nonzero number of whole blocks (only a key block call
+ * leaves that), it is wiped and the counter moved back over those
+ * blocks, so the next call computes them again (the same bytes: each
+ * block depends only on the key, nonce and counter).  For a message
+ * decrypted in stitched ChaCha20-Poly1305 passes, which then start at
+ * its first byte.  Returns whether it did.  */
 bool _gcry_chacha20_poly1305_drop_ahead (CHACHA20_context *ctx)
   GCIPHER_INTERNAL;
 /* The portable path (chacha20.cpp).  */

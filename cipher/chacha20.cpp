@@ -79,6 +79,26 @@ counter_add (uint32_t *state, uint64_t n)
   state[13] = (uint32_t) (ctr >> 32);
 }
 
+/* Wipe the keystream left in PAD: its last DIRTY bytes (a context
+ * fresh from open is all zero).  The last 256 as a row of constant
+ * stores (a short message's whole set: the call to memset a variable
+ * length takes was a twentieth of a 64-byte ChaCha20-Poly1305 message
+ * on AMD Zen 4), the rest of a wide key block's pass by memset.  */
+inline void
+wipe_pad (CHACHA20_context *ctx)
+{
+  constexpr size_t row = 4 * CHACHA20_BLOCKSIZE;
+  static_assert (sizeof ctx->pad >= row, "PAD holds the row layout's four");
+  if (!ctx->dirty)
+    return;
+  const size_t dirty = ctx->dirty < sizeof ctx->pad ? ctx->dirty
+                                                    : sizeof ctx->pad;
+  wipememory (ctx->pad + sizeof ctx->pad - row, row);
+  if (dirty > row)
+    wipememory (ctx->pad + sizeof ctx->pad - dirty, dirty - row);
+  ctx->dirty = 0;
+}
+
 /* Words 12..15 from IV (see the file comment for the lengths).  */
 void
 chacha20_setiv (void *context, const unsigned char *iv, size_t ivlen)
@@ -98,9 +118,15 @@ chacha20_setiv (void *context, const unsigned char *iv, size_t ivlen)
     for (int i = 0; i < 2; i++)
       w[i + 2] = buf_get_le32 (iv + 4 * i);
   memcpy (ctx->input + 12, w, sizeof w);
-  wipememory (ctx->pad, sizeof ctx->pad);
+  wipe_pad (ctx);
   ctx->unused = 0;
 }
+
+/* The stack the generic block function's callers burn: its frame and
+ * its caller's, with the 64-byte keystream buffer and the state words
+ * the block function spills (about 280 bytes with GCC 12 on x86-64;
+ * t-stream's ChaCha20PathsLeaveNoKeystreamOnTheStack checks it).  */
+constexpr unsigned int GENERIC_DEPTH = 512;
 
 /* "expand 32-byte k" / "expand 16-byte k" as little-endian words.  */
 constexpr uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32,
@@ -196,6 +222,8 @@ chacha20_encrypt_stream (void *context, unsigned char *out,
       unsigned int d = fn (ctx->input, ks, zeros, 1);
       keystream_xor (out, in, ks, len);
       ctx->unused = CHACHA20_BLOCKSIZE - len;
+      if (ctx->dirty < CHACHA20_BLOCKSIZE)
+        ctx->dirty = CHACHA20_BLOCKSIZE;
       depth = d > depth ? d : depth;
     }
   return depth;
@@ -337,8 +365,6 @@ unsigned int
 _gcry_chacha20_poly1305_keyblock (CHACHA20_context *ctx,
                                   unsigned char *block)
 {
-  static const unsigned char zeros[(1 + CHACHA20_PAD_BLOCKS)
-                                   * CHACHA20_BLOCKSIZE] = { 0 };
   chacha20_blocks_fn fn = ctx->blocks ? ctx->blocks
                                       : _gcry_chacha20_generic_blocks;
 #ifdef CHACHA20_USE_AVX2
@@ -348,28 +374,83 @@ _gcry_chacha20_poly1305_keyblock (CHACHA20_context *ctx,
 # endif
       )
     {
-      /* All four blocks to PAD; block 0 from there to BLOCK.  */
-      unsigned int depth = fn (ctx->input, ctx->pad, zeros,
-                               sizeof zeros / CHACHA20_BLOCKSIZE);
-      memcpy (block, ctx->pad, CHACHA20_BLOCKSIZE);
-      wipememory (ctx->pad, CHACHA20_BLOCKSIZE);
-      ctx->unused = CHACHA20_PAD_BLOCKS * CHACHA20_BLOCKSIZE;
+      /* All four blocks to the end of PAD; block 0 from there to
+       * BLOCK.  */
+      constexpr size_t n = (1 + CHACHA20_ROWS_AHEAD) * CHACHA20_BLOCKSIZE;
+      static const unsigned char zeros[n] = { 0 };
+      unsigned char *ks = ctx->pad + sizeof ctx->pad - n;
+      unsigned int depth = fn (ctx->input, ks, zeros,
+                               n / CHACHA20_BLOCKSIZE);
+      memcpy (block, ks, CHACHA20_BLOCKSIZE);
+      wipememory (ks, CHACHA20_BLOCKSIZE);
+      ctx->unused = CHACHA20_ROWS_AHEAD * CHACHA20_BLOCKSIZE;
+      if (ctx->dirty < n)
+        ctx->dirty = n;
       return depth;
     }
 #endif
+  static const unsigned char zeros[CHACHA20_BLOCKSIZE] = { 0 };
   return fn (ctx->input, block, zeros, 1);
+}
+
+size_t
+_gcry_chacha20_poly1305_wide_blocks (const CHACHA20_context *ctx)
+{
+#ifdef CHACHA20_USE_AVX512
+  if (ctx->blocks == _gcry_chacha20_avx512_blocks)
+    return 16;
+#endif
+#if defined(CHACHA20_USE_AVX2) && defined(__x86_64__)
+  if (ctx->blocks == _gcry_chacha20_avx2_blocks)
+    return 8;
+#endif
+  (void) ctx;
+  return 0;
+}
+
+unsigned int
+_gcry_chacha20_poly1305_keyblock_wide (CHACHA20_context *ctx,
+                                       unsigned char *block)
+{
+  unsigned int depth;
+  size_t n = _gcry_chacha20_poly1305_wide_blocks (ctx);
+#ifdef CHACHA20_USE_AVX512
+  if (n == 16)
+    depth = _gcry_chacha20_avx512_keyblock16 (ctx->input, block, ctx->pad);
+  else
+#endif
+#if defined(CHACHA20_USE_AVX2) && defined(__x86_64__)
+  if (n == 8)
+    depth = _gcry_chacha20_avx2_keyblock8 (
+        ctx->input, block, ctx->pad + sizeof ctx->pad - 8 * CHACHA20_BLOCKSIZE);
+  else
+#endif
+    return _gcry_chacha20_poly1305_keyblock (ctx, block);
+  ctx->unused = n * CHACHA20_BLOCKSIZE;
+  if (ctx->dirty < ctx->unused)
+    ctx->dirty = ctx->unused;
+  return depth;
+}
+
+unsigned int
+_gcry_chacha20_poly1305_keyblock_alone (CHACHA20_context *ctx,
+                                        unsigned char *block)
+{
+  chacha20_block (ctx->input, block);
+  counter_add (ctx->input, 1);
+  return GENERIC_DEPTH;
 }
 
 bool
 _gcry_chacha20_poly1305_drop_ahead (CHACHA20_context *ctx)
 {
-  /* Only right after the key block: a stream tail leaves at most 63
-   * bytes, so UNUSED this large means the three blocks are untouched.  */
-  if (ctx->unused != CHACHA20_PAD_BLOCKS * CHACHA20_BLOCKSIZE)
+  /* Whole blocks only after a key block: a stream tail leaves at most
+   * 63 bytes.  */
+  if (!ctx->unused || ctx->unused % CHACHA20_BLOCKSIZE)
     return false;
-  wipememory (ctx->pad, sizeof ctx->pad);
+  wipe_pad (ctx);
+  counter_add (ctx->input, -(uint64_t) (ctx->unused / CHACHA20_BLOCKSIZE));
   ctx->unused = 0;
-  counter_add (ctx->input, -(uint64_t) CHACHA20_PAD_BLOCKS);
   return true;
 }
 
@@ -388,7 +469,7 @@ _gcry_chacha20_generic_blocks (uint32_t *state, unsigned char *out,
       in += CHACHA20_BLOCKSIZE;
     }
   wipememory (ks, sizeof ks);
-  return 2 * 64 + 16 * sizeof (void *);
+  return GENERIC_DEPTH;
 }
 
 extern const cipher_spec _gcry_cipher_spec_chacha20 = {

@@ -1280,6 +1280,80 @@ TEST_F (StreamDiff, ChaCha20Poly1305ShortDecryptions)
     }
 }
 
+/* The message's key block, which setiv leaves to the first call that
+ * needs it after a long message on a path with a wide form
+ * (cipher-poly1305.cpp take_key): on every ChaCha20 path, forced in
+ * turn, after no message, a short one or a long one on the handle, a
+ * first call of each kind (AAD, the tag, encryption or decryption of
+ * lengths on both sides of the wide forms' thresholds: 512 bytes on
+ * avx512, 1 KiB encrypting and 512 decrypting on avx2), whole or
+ * followed by more data, in place or not, with 16-byte IVs that put the
+ * key block's counter just below a 32-bit and a 64-bit wrap (the key
+ * block and the pass after it on either side of the carry), against the
+ * system library.  */
+TEST_F (StreamDiff, ChaCha20Poly1305KeyBlockOnFirstUse)
+{
+  auto paths = testutil::available_paths (&_gcry_cipher_spec_chacha20);
+  ASSERT_FALSE (paths.empty ());
+  Prng rng (0x6b3b10c);
+  static const size_t lens[] = { 0, 1, 64, 191, 256, 511, 512, 513, 576,
+                                 1000, 1023, 1024, 1025, 1088, 1536, 2111,
+                                 4096 };
+  for (const cipher_impl_info *impl : paths)
+    {
+      testutil::ScopedPath forced (*impl);
+      for (int prior = 0; prior < 3; prior++)
+        for (int wrap = 0; wrap < 4; wrap++)
+          for (size_t len : lens)
+            for (int first = 0; first < 4; first++)
+              {
+                Twin t (ours, *sys);
+                ASSERT_TRUE (t.open (GCRY_CIPHER_CHACHA20,
+                                     GCRY_CIPHER_MODE_POLY1305));
+                t.setkey (rng.bytes (32));
+                if (prior)
+                  {
+                    t.setiv (rng.bytes (12).data (), 12);
+                    Bytes p = rng.bytes (prior == 1 ? rng.below (512)
+                                                    : 512 + rng.below (1600));
+                    t.crypt (rng.below (2), p, p.size (), false);
+                    t.gettag (16);
+                  }
+                Bytes iv = rng.bytes (16);
+                if (wrap)
+                  {
+                    /* Counter (words 12..13, little-endian) 2^32 - 1,
+                     * 2^64 - 1 or 2^32 - 9.  */
+                    memset (iv.data (), 0xff, 4);
+                    memset (iv.data () + 4, wrap == 2 ? 0xff : 0, 4);
+                    if (wrap == 3)
+                      iv[0] = 0xf7;
+                  }
+                t.setiv (iv.data (), wrap ? 16 : 12);
+                const bool enc = rng.below (2), inplace = rng.below (2);
+                if (first == 0)
+                  t.authenticate (rng.bytes (rng.below (40)));
+                if (first == 1)
+                  {
+                    t.gettag (16);
+                    ASSERT_TRUE (t.ok) << impl->name;
+                    continue;
+                  }
+                Bytes d = rng.bytes (len);
+                t.crypt (enc, d, d.size (), inplace);
+                if (first == 3)
+                  {
+                    Bytes more = rng.bytes (rng.below (2000));
+                    t.crypt (enc, more, more.size (), inplace);
+                  }
+                t.gettag (16);
+                ASSERT_TRUE (t.ok) << impl->name << " prior " << prior
+                                   << " len " << len << " wrap " << wrap
+                                   << " first " << first;
+              }
+    }
+}
+
 /* Every Salsa20 path this CPU has (generic, avx2, avx512), forced in
  * turn, Salsa20/20 and Salsa20/12: random lengths and splits (16- and
  * 8-block batches, the generic remainder and tails), in place or not,
