@@ -457,11 +457,19 @@ _gcry_chacha20_poly1305_avx2 (uint32_t *state, poly1305_context *mac,
           pm = in;
           pcount = 4 * n;
         }
-      /* PCOUNT is 4 times a pass's block count: four Poly1305 blocks
-       * in each of the first PCOUNT / 4 double rounds.  */
-      blocks8 (state, out, in, [&h, pm] (int r, int q) {
-          h.block (pm + 16 * (4 * r + q), 1);
-        }, n, (int) (pcount / 4));
+      /* PCOUNT is 4 times a pass's block count.  A whole pass's 32
+       * Poly1305 blocks go into all ten double rounds, four in each of
+       * the first two and three in each of the others; fewer, four in
+       * each of the first PCOUNT / 4.  */
+      if (pcount == 32)
+        blocks8 (state, out, in, [&h, pm] (int r, int q) {
+            if (q < 3 || r < 2)
+              h.block (pm + 16 * (3 * r + (r < 2 ? r : 2) + q), 1);
+          }, n, 10);
+      else
+        blocks8 (state, out, in, [&h, pm] (int r, int q) {
+            h.block (pm + 16 * (4 * r + q), 1);
+          }, n, (int) (pcount / 4));
       if (encrypt)
         {
           pm = out;
