@@ -29,9 +29,13 @@
  *              OpenSSL 3.2); absent when configure found no libcrypto
  *              (cross builds: i686 has none), so the tool still builds.
  * --disable-hwf NAME goes to gcipher and to every libgcrypt before it
- * initialises (a name one of them rejects gives a warning naming it);
- * OpenSSL is not affected.  Each peer gets a ratio column (its ns/B over
- * gcipher's) and "best" is the fastest peer's over gcipher's.
+ * initialises (a name one of them rejects gives a warning naming it),
+ * and on x86 to OpenSSL as the matching OPENSSL_ia32cap bits (see
+ * openssl_ia32cap_mask; OpenSSL reads the variable once, while
+ * libcrypto loads, so the tool runs itself again with it set; a
+ * variable the caller set is left as it is).  Each peer gets a ratio
+ * column (its ns/B over gcipher's) and "best" is the fastest peer's over
+ * gcipher's.
  *
  * A measurement is one full message per call, on the same buffers for
  * every side: the IV (tweak, counter, nonce) is set, then the whole
@@ -833,10 +837,15 @@ print_preamble ()
     printf (" not measured (no kernels for this CPU)\n");
   if (!opt.disable_hwf.empty ())
     {
-      printf ("%sdisabled hwf (gcipher, every libgcrypt; not OpenSSL):", p);
+      printf ("%sdisabled hwf (gcipher, every libgcrypt):", p);
       for (const std::string &h : opt.disable_hwf)
         printf (" %s", h.c_str ());
       putchar ('\n');
+#ifdef HAVE_OPENSSL
+      const char *cap = getenv ("OPENSSL_ia32cap");
+      printf ("%sOpenSSL: OPENSSL_ia32cap=%s\n", p,
+              cap ? cap : "(unset: every feature)");
+#endif
     }
   printf ("%smedian of %d rounds of ~%.1f ms; ns per byte of one message;"
           " ratio = that library / gcipher, best = fastest peer / gcipher"
@@ -997,6 +1006,70 @@ csv_key (const std::string &label)
 
 } // namespace
 
+#if defined(HAVE_OPENSSL) && (defined(__x86_64__) || defined(__i386__))
+/* The OPENSSL_ia32cap bits (OpenSSL's OPENSSL_ia32cap(3): vector 0 is
+ * CPUID.1 EDX in bits 0..31 and ECX in 32..63, vector 1 CPUID.(7,0) EBX
+ * in 0..31 and ECX in 32..63) of the features hwf NAME stands for, ORed
+ * into *V0 and *V1; false for a name with none.  */
+bool
+openssl_ia32cap_mask (const std::string &name, uint64_t *v0, uint64_t *v1)
+{
+  auto b = [] (int bit) { return (uint64_t) 1 << bit; };
+  if (name == "intel-avx512")   /* F, DQ, IFMA, CD, BW, VL; VBMI, VBMI2. */
+    *v1 |= b (16) | b (17) | b (21) | b (28) | b (30) | b (31) | b (32 + 1)
+           | b (32 + 6);
+  else if (name == "intel-vaes-vpclmul")
+    *v1 |= b (32 + 9) | b (32 + 10);
+  else if (name == "intel-gfni")
+    *v1 |= b (32 + 8);
+  else if (name == "intel-avx2")
+    *v1 |= b (5);
+  else if (name == "intel-bmi2")
+    *v1 |= b (8);
+  else if (name == "intel-avx")
+    *v0 |= b (32 + 28);
+  else if (name == "intel-aesni")
+    *v0 |= b (32 + 25);
+  else if (name == "intel-pclmul")
+    *v0 |= b (32 + 1);
+  else if (name == "intel-ssse3")
+    *v0 |= b (32 + 9);
+  else
+    return false;
+  return true;
+}
+
+/* With --disable-hwf and no OPENSSL_ia32cap of the caller's: set it to
+ * the same features off and run again (libcrypto has read it already,
+ * while loading).  GCIPHER_BENCH_IA32CAP marks the second run.  */
+void
+mask_openssl (char **argv)
+{
+  if (opt.disable_hwf.empty () || getenv ("OPENSSL_ia32cap")
+      || getenv ("GCIPHER_BENCH_IA32CAP"))
+    return;
+  uint64_t v0 = 0, v1 = 0;
+  for (const std::string &h : opt.disable_hwf)
+    openssl_ia32cap_mask (h, &v0, &v1);
+  if (!v0 && !v1)
+    return;
+  char cap[64];
+  snprintf (cap, sizeof cap, "~0x%llx:~0x%llx", (unsigned long long) v0,
+            (unsigned long long) v1);
+  setenv ("OPENSSL_ia32cap", cap, 1);
+  setenv ("GCIPHER_BENCH_IA32CAP", "1", 1);
+  fflush (NULL);
+  execv ("/proc/self/exe", argv);
+  fprintf (stderr, "%s: warning: could not run again with"
+           " OPENSSL_ia32cap=%s; OpenSSL keeps every feature\n", kPgm, cap);
+}
+#else
+void
+mask_openssl (char **)
+{
+}
+#endif
+
 int
 main (int argc, char **argv)
 {
@@ -1007,6 +1080,7 @@ main (int argc, char **argv)
   std::string err;
   if (!bench::parse_compare_args (args, &opt, &err))
     usage (2, err);
+  mask_openssl (argv);
   if (opt.modes.empty ())
     for (const bench::ModeInfo &m : bench::all_modes ())
       opt.modes.push_back (&m);
