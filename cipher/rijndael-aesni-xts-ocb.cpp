@@ -344,6 +344,13 @@ aesni_ocb_auth (gcry_cipher_hd_t c, const void *abuf, size_t nblocks)
 
 } // namespace
 
+unsigned int
+AESNI_NAME (xts_crypt) (void *ctx, unsigned char *tweak, void *out,
+                        const void *in, size_t nblocks, int encrypt)
+{
+  return aesni_xts_crypt (ctx, tweak, out, in, nblocks, encrypt);
+}
+
 void
 AESNI_NAME (fill_xts_ocb) (cipher_bulk_ops *bulk)
 {

@@ -146,6 +146,15 @@ void _gcry_aes_aesni_avx_fill_bulk (cipher_bulk_ops *bulk)
 void _gcry_aes_aesni_fill_xts_ocb (cipher_bulk_ops *bulk) GCIPHER_INTERNAL;
 void _gcry_aes_aesni_avx_fill_xts_ocb (cipher_bulk_ops *bulk)
   GCIPHER_INTERNAL;
+/* Their xts_crypt slot by name (the i386 VAES path's short calls).  */
+unsigned int _gcry_aes_aesni_xts_crypt (void *ctx, unsigned char *tweak,
+                                        void *out, const void *in,
+                                        size_t nblocks, int encrypt)
+  GCIPHER_INTERNAL;
+unsigned int _gcry_aes_aesni_avx_xts_crypt (void *ctx, unsigned char *tweak,
+                                            void *out, const void *in,
+                                            size_t nblocks, int encrypt)
+  GCIPHER_INTERNAL;
 
 /* ---- VAES paths (rijndael-vaes-avx2.cpp, rijndael-vaes-avx512.cpp) --
  * Key schedule, single blocks and the serial slots are the AES-NI
