@@ -79,8 +79,8 @@ counter_add (uint32_t *state, uint64_t n)
   state[13] = (uint32_t) (ctr >> 32);
 }
 
-/* Wipe the keystream left in PAD: its last DIRTY bytes (a context
- * fresh from open is all zero).  The last 256 as a row of constant
+/* Wipe the keystream left in PAD: its last DIRTY bytes (set by every
+ * key setup, chacha20_keysetup).  The last 256 as a row of constant
  * stores (a short message's whole set: the call to memset a variable
  * length takes was a twentieth of a 64-byte ChaCha20-Poly1305 message
  * on AMD Zen 4), the rest of a wide key block's pass by memset.  */
@@ -145,6 +145,10 @@ chacha20_keysetup (CHACHA20_context *ctx, const unsigned char *key,
   for (int i = 0; i < 8; i++)
     ctx->input[4 + i] = buf_get_le32 (key + 4 * (keylen == 32 ? i : i % 4));
   ctx->blocks = chacha20_impls[path].ops;
+  /* The whole keystream area counts as written: setiv wipes it, and
+   * DIRTY is set from here on (the self-test's context is an
+   * uninitialised local).  */
+  ctx->dirty = sizeof ctx->pad;
   chacha20_setiv (ctx, nullptr, 0);
 }
 
