@@ -24,7 +24,10 @@
  * returned burn depth covers saved registers and return addresses only
  * (after every call t-hygiene's StackBurnEveryPathEveryMode looks for
  * key bytes on the stack, t-stream's
- * ChaCha20PathsLeaveNoKeystreamOnTheStack for keystream words).
+ * ChaCha20PathsLeaveNoKeystreamOnTheStack for keystream words).  The
+ * one exception is ChaCha20-Poly1305's key block beside a pass
+ * (_gcry_chacha20_avx512_keyblock16): its scalar words spill to the
+ * frames below the entry point, which its depth adds.
  */
 #include <config.h>
 #include <immintrin.h>
