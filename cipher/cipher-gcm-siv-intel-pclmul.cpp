@@ -29,28 +29,75 @@ constexpr int POLYVAL_LANES = PCLMUL_LANES;
 typedef pclmul_key polyval_pclmul_key;
 static_assert (sizeof (polyval_pclmul_key) <= sizeof (gcm_ghash_key));
 
-unsigned int
-polyval_pclmul_setkey (gcm_ghash_key *key, const unsigned char *h)
+/* K_1..K_4 and their Karatsuba halves into the key area: K_2, then K_3
+ * and K_4.  */
+inline void
+powers_low (polyval_pclmul_key *k, const unsigned char *h)
 {
-  polyval_pclmul_key *k = reinterpret_cast<polyval_pclmul_key *> (key->bytes);
-  /* K_1..K_8 straight into the key area, three products deep.  */
   V *p = k->k;
   p[0] = _mm_loadu_si128 (reinterpret_cast<const V *> (h));
   p[1] = dot (p[0], p[0]);
   p[2] = dot (p[1], p[0]);
   p[3] = dot (p[1], p[1]);
+  for (int i = 0; i < 4; i++)
+    k->kk[i] = halves (p[i]);
+}
+
+/* K_5..K_8 (and halves) from the K_1..K_4 in the key area.  */
+inline void
+powers_high (polyval_pclmul_key *k)
+{
+  static_assert (POLYVAL_LANES == 8);
+  V *p = k->k;
   p[4] = dot (p[3], p[0]);
   p[5] = dot (p[3], p[1]);
   p[6] = dot (p[3], p[2]);
   p[7] = dot (p[3], p[3]);
-  for (int i = 0; i < POLYVAL_LANES; i++)
+  for (int i = 4; i < 8; i++)
     k->kk[i] = halves (p[i]);
-  clear_xmm ();
+}
+
+/* i386 has 8 xmm registers: the powers spill.  */
 #ifdef __x86_64__
-  return 0;    /* Everything in registers.  */
+constexpr unsigned int SETKEY_BURN = 0;    /* Everything in registers.  */
 #else
-  return 256;  /* 8 xmm registers: spills.  */
+constexpr unsigned int SETKEY_BURN = 256;
 #endif
+
+inline polyval_pclmul_key *
+key_of (gcm_ghash_key *key)
+{
+  return reinterpret_cast<polyval_pclmul_key *> (key->bytes);
+}
+
+unsigned int
+polyval_pclmul_setkey (gcm_ghash_key *key, const unsigned char *h)
+{
+  powers_low (key_of (key), h);
+  powers_high (key_of (key));
+  clear_xmm ();
+  return SETKEY_BURN;
+}
+
+/* K_1..K_4 only, for update calls of at most four blocks: a message
+ * with at most 64 bytes of AAD and 64 of text (its calls: the AAD, the
+ * text, the length block) needs no more.  Half the products of setkey,
+ * one fewer in the chain.  */
+unsigned int
+polyval_pclmul_setkey_short (gcm_ghash_key *key, const unsigned char *h)
+{
+  powers_low (key_of (key), h);
+  clear_xmm ();
+  return SETKEY_BURN;
+}
+
+/* The rest of setkey after setkey_short (a longer call came).  */
+unsigned int
+polyval_pclmul_extend (gcm_ghash_key *key)
+{
+  powers_high (key_of (key));
+  clear_xmm ();
+  return SETKEY_BURN;
 }
 
 /* S = dot (S + X_1, K_n) + dot (X_2, K_(n-1)) + ... + dot (X_n, K_1)
@@ -106,4 +153,5 @@ polyval_pclmul_update (const gcm_ghash_key *key, unsigned char *sp,
 
 const polyval_ops _gcry_polyval_ops_pclmul
   = { polyval_pclmul_setkey, polyval_pclmul_update,
-      sizeof (polyval_pclmul_key) };
+      sizeof (polyval_pclmul_key), polyval_pclmul_setkey_short,
+      polyval_pclmul_extend, 4 };

@@ -248,7 +248,8 @@ struct entry
   }
 
   static constexpr polyval_ops ops
-    = { do_setkey, do_update, sizeof (key_area<VT, NV>) };
+    = { do_setkey, do_update, sizeof (key_area<VT, NV>), nullptr,
+        nullptr, 0 };
 };
 
 } // namespace polyval_vpclmul

@@ -157,6 +157,8 @@ struct gcm_siv_state
                                             stitched decryption of long
                                             texts (gcm_siv_dec), or NULL. */
   const struct polyval_backend *cur;     /* hkey's back end, or NULL. */
+  unsigned char short_key;               /* hkey has only cur's short
+                                            set-up (ensure_key).  */
   size_t hkey_used;                      /* Bytes of hkey written since
                                             the keys were last wiped.  */
   const char *used_name;                 /* cur's name, kept after the
@@ -426,7 +428,10 @@ backend_update (const polyval_backend *b, const gcm_ghash_key *key,
  * should use: the wide one (if any) for a long call, else the narrow
  * one; once wide, the message stays wide (the key areas differ).  A
  * decryption of a long text (STITCHED) takes the stitched kernel's back
- * end, which the message then keeps.  Returns the stack burn depth.  */
+ * end, which the message then keeps.  A narrow native back end with a
+ * short set-up gets only that for a first call of few blocks, and the
+ * rest of its powers when a longer call follows.  Returns the stack
+ * burn depth.  */
 unsigned int
 ensure_key (gcm_siv_state *st, size_t nblocks, bool stitched = false)
 {
@@ -441,12 +446,25 @@ ensure_key (gcm_siv_state *st, size_t nblocks, bool stitched = false)
       bool go_wide = st->wide && nblocks >= st->wide->min_blocks;
       if (st->cur
           && (st->cur == st->wide || st->cur == st->stitch || !go_wide))
-        return 0;
+        {
+          if (!st->short_key || nblocks <= st->cur->native->short_blocks)
+            return 0;
+          /* The narrow key's short set-up, and a longer call.  */
+          st->short_key = 0;
+          return st->cur->native->extend (&st->hkey);
+        }
       st->cur = go_wide ? st->wide : st->narrow;
     }
   st->used_name = st->cur->name;
   const size_t size = backend_key_size (st->cur);
   st->hkey_used = size > st->hkey_used ? size : st->hkey_used;
+  /* A first call short enough for the narrow back end's short set-up
+   * (what a short message's calls are).  */
+  const polyval_ops *native = st->cur->native;
+  st->short_key = st->cur == st->narrow && native && native->setkey_short
+                  && nblocks <= native->short_blocks;
+  if (st->short_key)
+    return native->setkey_short (&st->hkey, st->hraw);
   return backend_setkey (st->cur, &st->hkey, st->hraw);
 }
 

@@ -26,6 +26,13 @@ struct polyval_ops
   /* Bytes at the start of the key area that setkey writes (the rest is
    * left alone, and a message's end wipes only these).  */
   size_t key_size;
+  /* Optional (both or neither): the key area for update calls of at
+   * most SHORT_BLOCKS blocks only (fewer key powers: a short message's
+   * set-up), and the rest of setkey's work after it.  Each returns the
+   * stack burn depth.  */
+  unsigned int (*setkey_short) (gcm_ghash_key *key, const unsigned char *h);
+  unsigned int (*extend) (gcm_ghash_key *key);
+  size_t short_blocks;
 };
 
 #ifdef GCIPHER_ARCH_X86
