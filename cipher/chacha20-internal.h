@@ -42,6 +42,12 @@
 # define CHACHA20_USE_NEON 1
 #endif
 
+/* riscv64 builds whose compiler assembles the vector crypto extensions
+ * have the RVV path (cipher/Makefile.am, HAVE_RISCV_VCRYPTO).  */
+#ifdef HAVE_RISCV_VCRYPTO
+# define CHACHA20_USE_RVV 1
+#endif
+
 /* XOR NBLOCKS keystream blocks (64 bytes each) of STATE into IN, writing
  * OUT (IN == OUT allowed), and advance the 64-bit counter in words 12..13
  * by NBLOCKS.  Returns the stack burn depth in bytes.  */
@@ -261,6 +267,19 @@ unsigned int _gcry_chacha20_poly1305_avx512 (uint32_t *state,
 unsigned int _gcry_chacha20_neon_blocks (uint32_t *state, unsigned char *out,
                                          const unsigned char *in,
                                          size_t nblocks) GCIPHER_INTERNAL;
+#endif
+#ifdef CHACHA20_USE_RVV
+/* RVV: VLEN / 32 blocks per pass (chacha20-riscv-v.cpp), the rotations
+ * as shifts (needs riscv-v) or with Zvkb's vror (needs riscv-v and
+ * riscv-zvkb); buffers not 4-byte aligned take the generic function.  */
+unsigned int _gcry_chacha20_rvv_blocks (uint32_t *state, unsigned char *out,
+                                        const unsigned char *in,
+                                        size_t nblocks) GCIPHER_INTERNAL;
+unsigned int _gcry_chacha20_rvv_zvkb_blocks (uint32_t *state,
+                                             unsigned char *out,
+                                             const unsigned char *in,
+                                             size_t nblocks)
+  GCIPHER_INTERNAL;
 #endif
 /* RFC 8439 2.6: the 64-byte keystream block at CTX's counter, whose
  * first 32 bytes are ChaCha20-Poly1305's one-time Poly1305 key, into

@@ -24,7 +24,9 @@
  * Paths (fastest first; the first whose hwf bits are present wins at
  * setkey): "avx512" (sixteen blocks at once, amd64 only,
  * chacha20-avx512.cpp), "avx2" (eight blocks at once, chacha20-avx2.cpp),
- * "neon" (arm64, four blocks at once, chacha20-neon.cpp), "generic".
+ * "neon" (arm64, four blocks at once, chacha20-neon.cpp), "rvv-zvkb" and
+ * "rvv" (riscv64, VLEN / 32 blocks at once, chacha20-riscv-v.cpp),
+ * "generic".
  */
 #include <config.h>
 #include <string.h>
@@ -47,6 +49,11 @@ constexpr cipher_impl<chacha20_blocks_fn> chacha20_impls[] = {
 #endif
 #ifdef CHACHA20_USE_NEON
   { { "neon", HWF_ARM_NEON }, _gcry_chacha20_neon_blocks },
+#endif
+#ifdef CHACHA20_USE_RVV
+  { { "rvv-zvkb", HWF_RISCV_V | HWF_RISCV_ZVKB },
+    _gcry_chacha20_rvv_zvkb_blocks },
+  { { "rvv", HWF_RISCV_V }, _gcry_chacha20_rvv_blocks },
 #endif
   { { "generic", 0 }, _gcry_chacha20_generic_blocks },
 };

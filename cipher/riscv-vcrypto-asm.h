@@ -1,6 +1,8 @@
 /* riscv-vcrypto-asm.h - RISC-V vector crypto (Zvkned, Zvkg, Zvkb) from
  * inline assembly: the register map and the small named helpers the
- * RISC-V files share (rijndael-riscv-zvkned.cpp, cipher-gcm-riscv-zvkg.cpp).
+ * RISC-V files share (rijndael-riscv-zvkned.cpp, cipher-gcm-riscv-zvkg.cpp;
+ * chacha20-riscv-v.cpp uses RVV_BEGIN / RVV_END and vclear_all with its
+ * own register map).
  *
  * Why inline assembly with fixed registers: clang 19 assembles the vector
  * crypto instructions but exposes no intrinsics for them.  These files are
