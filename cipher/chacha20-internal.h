@@ -47,6 +47,12 @@
 #ifdef HAVE_RISCV_VCRYPTO
 # define CHACHA20_USE_RVV 1
 #endif
+/* ... and riscv64 builds by a compiler that takes a function's target
+ * extensions (clang 17 and later) the scalar Zbb one.  */
+#if defined(GCIPHER_ARCH_RISCV64) && defined(__clang__) \
+    && __clang_major__ >= 17
+# define CHACHA20_USE_ZBB 1
+#endif
 
 /* XOR NBLOCKS keystream blocks (64 bytes each) of STATE into IN, writing
  * OUT (IN == OUT allowed), and advance the 64-bit counter in words 12..13
@@ -267,6 +273,13 @@ unsigned int _gcry_chacha20_poly1305_avx512 (uint32_t *state,
 unsigned int _gcry_chacha20_neon_blocks (uint32_t *state, unsigned char *out,
                                          const unsigned char *in,
                                          size_t nblocks) GCIPHER_INTERNAL;
+#endif
+#ifdef CHACHA20_USE_ZBB
+/* The generic path compiled with Zbb (rotations as rori; chacha20.cpp);
+ * needs riscv-zbb.  */
+unsigned int _gcry_chacha20_zbb_blocks (uint32_t *state, unsigned char *out,
+                                        const unsigned char *in,
+                                        size_t nblocks) GCIPHER_INTERNAL;
 #endif
 #ifdef CHACHA20_USE_RVV
 /* RVV: VLEN / 32 blocks per pass (chacha20-riscv-v.cpp), the rotations
