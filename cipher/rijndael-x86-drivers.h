@@ -372,6 +372,64 @@ ctr_block (uint64_t hi, uint64_t lo)
 #endif
 }
 
+/* Lane l of the result: qwords (BASE + l, 0), with add64 the step by
+ * BASE + l of a byte-reversed counter block's low 64 bits.  */
+template <class VT>
+AESX86_INLINE typename VT::T
+low64_addend (int base)
+{
+  int64_t v[2 * VT::W];
+  AESX86_UNROLL
+  for (int l = 0; l < VT::W; l++)
+    {
+      v[2 * l] = base + l;
+      v[2 * l + 1] = 0;
+    }
+  return VT::pairs (v);
+}
+
+/* ctr16be_carry's counters when the low 64 bits of C do not wrap in the
+ * step (C's bytes 8..15 as a number at most 2^64 - 1 - N W, the caller
+ * knows): byte-reversed, one 64-bit add, reversed back, with no carry
+ * to compute.  The steps where byte 15 passes 0xff take this, one in
+ * 256 / (N W) with a counter that has not been near 2^64; their
+ * counters cost three vector operations per register instead of the
+ * carry's seven.  */
+template <class V, int N>
+AESX86_INLINE __m128i
+ctr16be_low64 (__m128i c, typename V::T k0, typename V::T *x)
+{
+  const __m128i ci = X1::bswap (c);
+  const typename V::T cb = V::bcast (ci);
+  AESX86_UNROLL
+  for (int i = 0; i < N; i++)
+    x[i] = V::xor_ (V::bswap (V::add64 (cb, low64_addend<V> (i * V::W))),
+                    k0);
+  return X1::bswap (X1::add64 (ci, low64_addend<X1> (N * V::W)));
+}
+
+/* Bytes 8..15 of the big-endian counter block C (memory order) as a
+ * number.  */
+inline uint64_t
+ctr_low64 (__m128i c)
+{
+  uint64_t hi, lo;
+  ctr_value (c, &hi, &lo);
+  return lo;
+}
+
+/* C + N (C a 128-bit big-endian counter block, memory order), wrapping
+ * at 2^128.  */
+inline __m128i
+ctr16be_add (__m128i c, unsigned int n)
+{
+  uint64_t hi, lo;
+  ctr_value (c, &hi, &lo);
+  if (lo <= UINT64_MAX - n)
+    return X1::bswap (X1::add64 (X1::bswap (c), low64_addend<X1> ((int) n)));
+  return ctr_block (hi + 1, lo + n);
+}
+
 /* X[i] = K0 ^ the counter blocks C + i W .. C + i W + W - 1 (C a 128-bit
  * big-endian counter block, memory order) with the carry through all 16
  * bytes, wrapping at 2^128, for i < N; returns C + N W.  In the vector
@@ -611,9 +669,10 @@ struct drivers
    * byte 15 + (blocks of the step) does not pass 0xff, block m of the
    * step is C broadcast plus m << 56 in the high qword: one add per
    * register, no byte shuffle.  Otherwise (about one step in 256 / lanes,
-   * decided by the public counter only) the counters are made from C as
-   * a 128-bit integer with the carry through all 16 bytes, wrapping at
-   * 2^128 (ctr16be_carry).  The keystream XOR is folded into the last
+   * decided by the public counter only) the counters are made from C
+   * byte-reversed with one 64-bit add (ctr16be_low64), or, where the low
+   * 64 bits wrap in the step, as a 128-bit integer with the carry through
+   * all 16 bytes, wrapping at 2^128 (ctr16be_carry).  The keystream XOR is folded into the last
    * round key.  Full batches of ymm and zmm registers read their addends
    * from ctr_addends as memory operands and, with 32 registers, keep the
    * round keys in registers for the whole call: fewer vector ops per
@@ -655,7 +714,7 @@ struct drivers
           k0 = kr[0];
         else
           k0 = V::key (k[0]);
-        if (__builtin_expect (low <= 0xffu - NB, 1))
+        if (__builtin_expect (low <= 0x100u - NB, 1))
           {
             const typename V::T cb = V::bcast (c);
             if constexpr (full && V::W > 1)
@@ -680,8 +739,16 @@ struct drivers
                   x[i] = V::xor_ (V::add64 (cb, ctr_byte15_addend<V> (i * V::W)),
                                   k0);
               }
-            c = X1::add64 (c, ctr_byte15_addend<X1> (NB));
+            /* A step that ends just below a multiple of 256 carries
+             * out of byte 15 only for the next counter (one step in
+             * 256 / NB when the counter starts at a multiple of 16).  */
+            if (__builtin_expect (low != 0x100u - NB, 1))
+              c = X1::add64 (c, ctr_byte15_addend<X1> (NB));
+            else
+              c = ctr16be_add (c, NB);
           }
+        else if (__builtin_expect (ctr_low64 (c) <= UINT64_MAX - NB, 1))
+          c = ctr16be_low64<V, N> (c, k0, x);
         else
           c = ctr16be_carry<V, N> (c, k0, x);
         low = (low + NB) & 0xffu;
