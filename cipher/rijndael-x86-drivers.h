@@ -295,12 +295,13 @@ make_ctr_addends ()
 
 constexpr ctr_addend_table ctr_addends = make_ctr_addends ();
 
-/* Lane l of the result: dword 0 = BASE + l, dwords 1..3 = 0, the addend
- * (with add32) that steps a 32-bit little-endian counter in bytes 0..3
- * by BASE + l, wrapping mod 2^32 and leaving bytes 4..15 alone.  */
+/* Lane l of the result: qwords (BASE + l, 0).  With add32, the addend
+ * that steps a 32-bit little-endian counter in bytes 0..3 by BASE + l,
+ * wrapping mod 2^32 and leaving bytes 4..15 alone; with add64, the one
+ * that steps a byte-reversed counter block's low 64 bits.  */
 template <class VT>
 AESX86_INLINE typename VT::T
-ctr32le_addend (int base)
+lane_addend (int base)
 {
   int64_t v[2 * VT::W];
   AESX86_UNROLL
@@ -318,14 +319,7 @@ template <class VT>
 AESX86_INLINE typename VT::T
 add128_lanes (typename VT::T x, int base)
 {
-  int64_t v[2 * VT::W];
-  AESX86_UNROLL
-  for (int l = 0; l < VT::W; l++)
-    {
-      v[2 * l] = base + l;
-      v[2 * l + 1] = 0;
-    }
-  const typename VT::T a = VT::pairs (v);
+  const typename VT::T a = lane_addend<VT> (base);
   const typename VT::T s = VT::add64 (x, a);
   /* Low qword wrapped iff it is now below the addend; the high qword of
    * the addend is 0, so its compare is always false.  */
@@ -372,22 +366,6 @@ ctr_block (uint64_t hi, uint64_t lo)
 #endif
 }
 
-/* Lane l of the result: qwords (BASE + l, 0), with add64 the step by
- * BASE + l of a byte-reversed counter block's low 64 bits.  */
-template <class VT>
-AESX86_INLINE typename VT::T
-low64_addend (int base)
-{
-  int64_t v[2 * VT::W];
-  AESX86_UNROLL
-  for (int l = 0; l < VT::W; l++)
-    {
-      v[2 * l] = base + l;
-      v[2 * l + 1] = 0;
-    }
-  return VT::pairs (v);
-}
-
 /* ctr16be_carry's counters when the low 64 bits of C do not wrap in the
  * step (C's bytes 8..15 as a number at most 2^64 - 1 - N W, the caller
  * knows): byte-reversed, one 64-bit add, reversed back, with no carry
@@ -403,9 +381,9 @@ ctr16be_low64 (__m128i c, typename V::T k0, typename V::T *x)
   const typename V::T cb = V::bcast (ci);
   AESX86_UNROLL
   for (int i = 0; i < N; i++)
-    x[i] = V::xor_ (V::bswap (V::add64 (cb, low64_addend<V> (i * V::W))),
+    x[i] = V::xor_ (V::bswap (V::add64 (cb, lane_addend<V> (i * V::W))),
                     k0);
-  return X1::bswap (X1::add64 (ci, low64_addend<X1> (N * V::W)));
+  return X1::bswap (X1::add64 (ci, lane_addend<X1> (N * V::W)));
 }
 
 /* Bytes 8..15 of the big-endian counter block C (memory order) as a
@@ -426,7 +404,7 @@ ctr16be_add (__m128i c, unsigned int n)
   uint64_t hi, lo;
   ctr_value (c, &hi, &lo);
   if (lo <= UINT64_MAX - n)
-    return X1::bswap (X1::add64 (X1::bswap (c), low64_addend<X1> ((int) n)));
+    return X1::bswap (X1::add64 (X1::bswap (c), lane_addend<X1> ((int) n)));
   return ctr_block (hi + 1, lo + n);
 }
 
@@ -803,8 +781,8 @@ struct drivers
         const typename V::T cb = V::bcast (c);
         AESX86_UNROLL
         for (int i = 0; i < N; i++)
-          x[i] = V::xor_ (V::add32 (cb, ctr32le_addend<V> (i * V::W)), k0);
-        c = X1::add32 (c, ctr32le_addend<X1> (NB));
+          x[i] = V::xor_ (V::add32 (cb, lane_addend<V> (i * V::W)), k0);
+        c = X1::add32 (c, lane_addend<X1> (NB));
         middle_rounds<V, ROUNDS, N, false> (k, x);
         const typename V::T kl = V::key (k[ROUNDS]);
         enclast_xor_store<V, N> (k[ROUNDS], kl, x, in, out);
