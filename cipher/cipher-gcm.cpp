@@ -131,16 +131,6 @@ be32_word (uint32_t v)
   return w;
 }
 
-inline uint64_t
-be64_word (uint64_t v)
-{
-  unsigned char b[8];
-  uint64_t w;
-  put_be64 (b, v);
-  memcpy (&w, b, 8);
-  return w;
-}
-
 /* ---- Two builds of the per-message steps (i386) -------------------- */
 
 /* i686's baseline has no 16-byte register: there a gcm_u32x4 or
