@@ -26,7 +26,7 @@
  * chacha20-avx512.cpp), "avx2" (eight blocks at once, chacha20-avx2.cpp),
  * "neon" (arm64, four blocks at once, chacha20-neon.cpp), "rvv-zvkb" and
  * "rvv" (riscv64, VLEN / 32 blocks at once, chacha20-riscv-v.cpp),
- * "generic".
+ * "zbb" (riscv64: the generic function compiled with Zbb), "generic".
  */
 #include <config.h>
 #include <string.h>
