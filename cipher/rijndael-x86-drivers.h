@@ -650,12 +650,12 @@ struct drivers
    * decided by the public counter only) the counters are made from C
    * byte-reversed with one 64-bit add (ctr16be_low64), or, where the low
    * 64 bits wrap in the step, as a 128-bit integer with the carry through
-   * all 16 bytes, wrapping at 2^128 (ctr16be_carry).  The keystream XOR is folded into the last
-   * round key.  Full batches of ymm and zmm registers read their addends
-   * from ctr_addends as memory operands and, with 32 registers, keep the
-   * round keys in registers for the whole call: fewer vector ops per
-   * batch beside the AES rounds (about 3.5% of CTR's time at 16 KiB on
-   * Zen 4).  */
+   * all 16 bytes, wrapping at 2^128 (ctr16be_carry).  The keystream XOR
+   * is folded into the last round key.  Full batches of ymm and zmm
+   * registers read their addends from ctr_addends as memory operands
+   * and, with 32 registers, keep the round keys in registers for the
+   * whole call: fewer vector ops per batch beside the AES rounds (about
+   * 3.5% of CTR's time at 16 KiB on Zen 4).  */
   template <unsigned int ROUNDS>
   static unsigned int
   ctr16be_t (const RIJNDAEL_context *ctx, unsigned char *ctr,
