@@ -9,7 +9,10 @@
 #          that tree: every GoogleTest suite and shell check).
 #   tsan   ThreadSanitizer: the library and tests/t-threads (many
 #          threads racing the first use, then using handles at once)
-#          and t-runtime (its thread and child-process cases).
+#          and t-runtime (its thread and child-process cases), all of
+#          it (configure included) under `setarch ARCH -R` where that
+#          works: GCC 12's TSan fails to start on kernels that randomise
+#          mmap with more than 28 bits.
 #
 # Compiler: GCC (CC/CXX = gcc/g++, or GCIPHER_SANITIZE_CC/_CXX); its
 # runtimes libasan8, libubsan1 and libtsan2 come with the gcc-12
@@ -233,6 +236,21 @@ for tree in $trees; do
   rm -rf "$base/logs"
   mkdir -p "$build" "$base/logs"
 
+  # GCC 12's TSan runtime cannot map its shadow memory when the kernel
+  # randomises mmap with more than 28 bits (vm.mmap_rnd_bits; FATAL:
+  # "unexpected memory mapping"): at 29 bits about half of all starts
+  # fail, at 32 every one.  configure runs a program it compiled with
+  # -fsanitize=thread (autoconf's cross-compiling check), so the whole
+  # TSan tree (configure, make, tests) runs with address space
+  # randomisation off (setarch -R) wherever setarch can turn it off.
+  # It is a per-process setting the children inherit; the machine's is
+  # left alone.
+  norand=
+  if [ "$tree" = tsan ] && setarch "$(uname -m)" -R true 2>/dev/null; then
+    norand="setarch $(uname -m) -R"
+    say "$tree: configure, build and tests under $norand"
+  fi
+
   # configure (again) when its arguments changed or it never completed.
   # -O1: the sanitizers' usual level, and a faster build.
   t0=$(date +%s)
@@ -241,7 +259,8 @@ for tree in $trees; do
   if [ ! -f "$build/Makefile" ] || [ ! -f "$build/.gcipher-configure" ] ||
      [ "$(cat "$build/.gcipher-configure")" != "$conf_args" ]; then
     rm -f "$build/.gcipher-configure"
-    if ! (cd "$build" && "$src/configure" -q CC="$cc" CXX="$cxx" \
+    # shellcheck disable=SC2086  # $norand: a command and its arguments
+    if ! (cd "$build" && $norand "$src/configure" -q CC="$cc" CXX="$cxx" \
           CFLAGS="$flags" CXXFLAGS="$flags" LDFLAGS="$san" \
           >configure.out 2>&1); then
       tail -30 "$build/configure.out"
@@ -256,11 +275,15 @@ for tree in $trees; do
   # Build the library and the test programs only (no benchmarks, no
   # documentation): cipher/ and src/, then tests/ with its noinst
   # programs emptied and TESTS= (build, run nothing).
+  # The test programs' list is one make argument ("$@"): split into
+  # words, its second program became a goal of its own, which the
+  # top-level make built beside `check`'s sub-make, both linking
+  # libtestutil.la at once (ar: unable to copy .libs/libtestutil.a).
   if [ -n "$build_progs" ]; then
-    test_build="check_PROGRAMS=$build_progs noinst_LTLIBRARIES="
+    set -- "check_PROGRAMS=$build_progs" noinst_LTLIBRARIES=
     lib_targets="libgcipher-static.la"
   else
-    test_build=
+    set --
     lib_targets=all
   fi
   # The biggest SIMD kernels (whole cipher rounds of inlined intrinsics
@@ -293,11 +316,12 @@ for tree in $trees; do
   mv "$uninst_mk.new" "$uninst_mk"
   : >"$base/make.log"
   # shellcheck disable=SC2086  # word splitting of the lists is intended
-  if ! make -C "$build/cipher" -f Makefile -f "$uninst_mk" -j"$jobs" -s \
+  if ! $norand make -C "$build/cipher" -f Makefile -f "$uninst_mk" \
+         -j"$jobs" -s >>"$base/make.log" 2>&1 ||
+     ! $norand make -C "$build/src" -j"$jobs" -s $lib_targets \
          >>"$base/make.log" 2>&1 ||
-     ! make -C "$build/src" -j"$jobs" -s $lib_targets >>"$base/make.log" 2>&1 ||
-     ! make -C "$build/tests" -j"$jobs" -s check TESTS= noinst_PROGRAMS= \
-         noinst_SCRIPTS= $test_build >>"$base/make.log" 2>&1; then
+     ! $norand make -C "$build/tests" -j"$jobs" -s check TESTS= noinst_PROGRAMS= \
+         noinst_SCRIPTS= "$@" >>"$base/make.log" 2>&1; then
     grep -E -B2 -A8 'error|Error' "$base/make.log" | head -60
     say "FAIL $tree: build failed (see $base/make.log)"
     suite_line "$tree" build FAIL 0 1 0
@@ -327,17 +351,9 @@ for tree in $trees; do
       tsan)
         TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:allocator_may_return_null=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
         export TSAN_OPTIONS
-        # GCC 12's TSan cannot map its shadow memory when the kernel
-        # randomises mmap with more bits than it expects (FATAL:
-        # "unexpected memory mapping"): the tests then run with address
-        # space randomisation off (setarch -R).
-        probe=$(cd "$build/tests" && ./t-threads --gtest_list_tests 2>&1)
-        case $probe in
-          *"unexpected memory mapping"*)
-            GCIPHER_SANITIZE_SETARCH="setarch $(uname -m) -R"
-            export GCIPHER_SANITIZE_SETARCH
-            echo "$me: tsan: running the tests under $GCIPHER_SANITIZE_SETARCH" ;;
-        esac
+        # run-test starts each suite under it (see norand above).
+        GCIPHER_SANITIZE_SETARCH=$norand
+        export GCIPHER_SANITIZE_SETARCH
         ;;
     esac
     if [ -n "$run_tests" ]; then
