@@ -320,8 +320,8 @@ for tree in $trees; do
          -j"$jobs" -s >>"$base/make.log" 2>&1 ||
      ! $norand make -C "$build/src" -j"$jobs" -s $lib_targets \
          >>"$base/make.log" 2>&1 ||
-     ! $norand make -C "$build/tests" -j"$jobs" -s check TESTS= noinst_PROGRAMS= \
-         noinst_SCRIPTS= "$@" >>"$base/make.log" 2>&1; then
+     ! $norand make -C "$build/tests" -j"$jobs" -s check TESTS= \
+         noinst_PROGRAMS= noinst_SCRIPTS= "$@" >>"$base/make.log" 2>&1; then
     grep -E -B2 -A8 'error|Error' "$base/make.log" | head -60
     say "FAIL $tree: build failed (see $base/make.log)"
     suite_line "$tree" build FAIL 0 1 0
