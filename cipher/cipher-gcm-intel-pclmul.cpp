@@ -34,6 +34,7 @@
 #include "g10lib.h"
 #include "cipher-gcm.h"
 #include "cipher-gcm-intel-clmul.h"
+#include "frame-depth-x86.h"
 #include "rijndael-internal.h"
 #include "vec-clear-x86.h"
 
@@ -41,8 +42,9 @@ namespace {
 
 using namespace gcm_clmul;
 
-/* Stack bytes that may hold spilled secrets: none on x86-64 (16 xmm
- * registers hold everything), some on i386 (8 registers).  */
+/* Stack bytes pclmul_ghash and the GCM kernel may leave spilled
+ * secrets in: none on x86-64 (16 xmm registers hold everything), some
+ * on i386 (8 registers).  */
 #ifdef __x86_64__
 constexpr unsigned int burn_depth = 0;
 #else
@@ -118,7 +120,8 @@ pclmul_setkey (gcm_ghash_key *key, const unsigned char *hbytes)
       k->h[i] = p[i];
       k->hk[i] = _mm_xor_si128 (p[i], _mm_shuffle_epi32 (p[i], 0x4e));
     }
-  return burn_depth;
+  /* P is in the frame (the red zone on x86-64).  */
+  return FRAME_DEPTH_X86 ();
 }
 
 unsigned int

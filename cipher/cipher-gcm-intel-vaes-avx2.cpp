@@ -14,6 +14,7 @@
 #include <config.h>
 
 #include "cipher-gcm-intel-vpclmul.h"
+#include "frame-depth-x86.h"
 #include "rijndael-internal.h"
 #include "simd-x86.h"
 #include "vec-clear-x86.h"
@@ -30,15 +31,6 @@ namespace vaes256 {
 struct V : simd_x86::Y2
 {
   static constexpr int REGS = 8;
-  /* 16 ymm registers do not hold 8 states, the GHASH sums and their
-   * operands: GCC 12 spills (states and Y among them) into a frame of
-   * at most 0x588 bytes with the broadcast round keys (0x740 on i386)
-   * (+ alignment, saved registers and the return address).  */
-#ifdef __x86_64__
-  static constexpr unsigned int BURN = 1600;
-#else
-  static constexpr unsigned int BURN = 1984;
-#endif
   GCM_ALWAYS_INLINE T load_a (const void *p)
   { return _mm256_load_si256 ((const __m256i *) p); }
   GCM_ALWAYS_INLINE T load_fresh (const void *p)

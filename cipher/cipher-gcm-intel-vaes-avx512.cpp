@@ -15,6 +15,7 @@
 #include <config.h>
 
 #include "cipher-gcm-intel-vpclmul.h"
+#include "frame-depth-x86.h"
 #include "rijndael-internal.h"
 #include "simd-x86.h"
 #include "vec-clear-x86.h"
@@ -31,15 +32,6 @@ namespace vaes512 {
 struct V : simd_x86::Z4
 {
   static constexpr int REGS = 8;
-  /* The frame holds the broadcast round keys (15 x 64 bytes) and a few
-   * spills: GCC 12 makes it at most 0x688 bytes on x86-64 (0xd40 on
-   * i386, 8 registers), + 63 of alignment, the saved registers and the
-   * return address.  */
-#ifdef __x86_64__
-  static constexpr unsigned int BURN = 1792;
-#else
-  static constexpr unsigned int BURN = 3520;
-#endif
   GCM_ALWAYS_INLINE T load_a (const void *p) { return _mm512_load_si512 (p); }
   /* The plain intrinsics, not Z4's forms (which keep GCC 12's
    * -Wmaybe-uninitialized quiet in files without this one's pragma around

@@ -13,7 +13,6 @@
  *
  *   REGS                  counter registers per group (8: W * REGS
  *                         blocks per group, G = 32 or 16)
- *   BURN                  stack bytes to clear after a call
  *   load_a                aligned load (the broadcast round keys)
  *   bswap                 per 128-bit lane, with the shared mask
  *   aes_round (x, k)      a middle AES round of the REGS registers with
@@ -293,17 +292,18 @@ ctr_ghash_group (const typename V::T *rk, const vpclmul_key *k,
  * POLYVAL in RFC 8452 order, CTRP a GCM-SIV counter block), both
  * updated; K the key area, RK128 the AES-NI encryption round keys.
  * HASH_OUT: the hash runs over the output (GCM encryption, GCM-SIV
- * decryption), else over the input.  Not inlined: the caller burns its
- * frame.  */
+ * decryption), else over the input.  Not inlined, and calls nothing:
+ * returns the depth of its frame (frame-depth-x86.h), which the caller
+ * burns (burn_kernel_frame).  */
 template <unsigned int ROUNDS, bool SIV>
-__attribute__ ((noinline)) void
+__attribute__ ((noinline)) unsigned int
 crypt_t (const __m128i *rk128, const vpclmul_key *k, unsigned char *yp,
          unsigned char *ctrp, unsigned char *out, const unsigned char *in,
          size_t ngroups, bool hash_out)
 {
   typedef typename V::T T;
-  /* The round keys in every lane, loaded from here each round (V::BURN
-   * covers this array).  */
+  /* The round keys in every lane, loaded from here each round (in the
+   * frame, which the caller burns).  */
   T rk[ROUNDS + 1];
   for (unsigned int r = 0; r <= ROUNDS; r++)
     rk[r] = V::bcast (_mm_loadu_si128 (rk128 + r));
@@ -393,27 +393,31 @@ crypt_t (const __m128i *rk128, const vpclmul_key *k, unsigned char *yp,
   _mm_storeu_si128 ((__m128i *) yp, y);
   _mm_storeu_si128 ((__m128i *) ctrp, c);
   V::cleanup ();
+  return FRAME_DEPTH_X86 ();
 }
 
-/* Wipe the kernel's frame (below the caller's stack pointer: crypt_t
- * is not inlined), which may hold the broadcast round keys, spilled
- * states and Y: V::BURN bytes there with vector stores, the stack
- * pointer moved down over them and back (REP STOSB in _gcry_burn_stack
- * costs about 12 ns per call on Zen 4, 15% of a 1 KiB message).  */
+/* Wipe the kernel's frame, which holds the broadcast round keys and
+ * may hold spilled states, Y and the hash operands: DEPTH bytes
+ * (crypt_t's, measured on every call: the constant this replaces, 1600
+ * bytes for the AVX2 kernel, had fallen behind GCC 12's frames of up to
+ * 1,840 for AES-256) below the stack pointer, with vector stores, the
+ * stack pointer moved down over them and back (REP STOSB in
+ * _gcry_burn_stack costs about 12 ns per call on Zen 4, 15% of a 1 KiB
+ * message).  */
 inline __attribute__ ((always_inline)) void
-burn_kernel_frame ()
+burn_kernel_frame (unsigned int depth)
 {
+  uintptr_t n = ((uintptr_t) depth + 31) & ~(uintptr_t) 31, c;
   asm volatile ("vpxor %%xmm0, %%xmm0, %%xmm0\n\t"
-                "sub %0, " GCM_SP "\n\t"
-                ".set .Lgcm_burn_off, 0\n\t"
-                ".rept %c1\n\t"
-                "vmovdqu %%ymm0, .Lgcm_burn_off(" GCM_SP ")\n\t"
-                ".set .Lgcm_burn_off, .Lgcm_burn_off + 32\n\t"
-                ".endr\n\t"
-                "add %0, " GCM_SP "\n\t"
+                "sub %[n], " GCM_SP "\n\t"
+                "mov %[n], %[c]\n"
+                "1:\n\t"
+                "sub $32, %[c]\n\t"
+                "vmovdqu %%ymm0, (" GCM_SP ", %[c])\n\t"
+                "jnz 1b\n\t"
+                "add %[n], " GCM_SP "\n\t"
                 "vzeroupper"
-                : : "i" (V::BURN), "i" (V::BURN / 32) : "xmm0", "memory");
-  static_assert (V::BURN % 32 == 0, "whole ymm stores");
+                : [c] "=&r" (c) : [n] "r" (n) : "xmm0", "memory", "cc");
 }
 
 /* crypt_t for the AES context's round count.  */
@@ -424,9 +428,8 @@ crypt_rounds (const RIJNDAEL_context *actx, const vpclmul_key *k,
               const unsigned char *in, size_t ngroups, bool hash_out)
 {
   const __m128i *rk = (const __m128i *) actx->keys.ni.enc;
-  RIJNDAEL_DISPATCH_B (actx, crypt_t, SIV, rk, k, yp, ctrp, out, in, ngroups,
-                       hash_out);
-  burn_kernel_frame ();
+  burn_kernel_frame (RIJNDAEL_DISPATCH_B (actx, crypt_t, SIV, rk, k, yp, ctrp,
+                                         out, in, ngroups, hash_out));
 }
 
 /* GCM: whole groups of NBLOCKS; returns the blocks left undone.  */

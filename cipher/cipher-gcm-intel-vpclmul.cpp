@@ -45,6 +45,7 @@
 
 #include "g10lib.h"
 #include "cipher-gcm-intel-vpclmul.h"
+#include "frame-depth-x86.h"
 #include "vec-clear-x86.h"
 
 
@@ -53,7 +54,10 @@ namespace {
 /* ---- AVX2: 32, 16 and 8 blocks per reduction, two per ymm register -- */
 
 /* The Karatsuba products of D and P (Q: P's halves XORed), accumulated
- * (see the head of this file).  */
+ * (see the head of this file).  The sums are hidden from the optimiser
+ * after each block: otherwise GCC 12 computes a 32-block run's 48
+ * products before any sum and spills them, 1 KiB of products of the
+ * data with powers of H in the frame.  */
 TARGET_AVX2 inline void
 mul2_acc (__m256i d, __m256i p, __m256i q, __m256i &lo, __m256i &mid,
           __m256i &hi)
@@ -62,6 +66,7 @@ mul2_acc (__m256i d, __m256i p, __m256i q, __m256i &lo, __m256i &mid,
   hi = _mm256_xor_si256 (hi, _mm256_clmulepi64_epi128 (d, p, 0x11));
   const __m256i dk = _mm256_xor_si256 (d, _mm256_shuffle_epi32 (d, 0x4e));
   mid = _mm256_xor_si256 (mid, _mm256_clmulepi64_epi128 (dk, q, 0x00));
+  asm ("" : "+x" (lo), "+x" (mid), "+x" (hi));
 }
 
 /* Y continued over the whole NB-block runs of BUF (NB = 16 or 32):
@@ -88,6 +93,9 @@ ghash256_runs (const vpclmul_key *k, __m128i y, const unsigned char *&buf,
   const __m256i *hk = reinterpret_cast<const __m256i *> (k->hkp + 64 - NB);
   for (; nblocks >= NB; nblocks -= NB, buf += 16 * NB)
     {
+      /* The powers' address hidden from the optimiser: loaded where
+       * used, not hoisted out of the loop into 2 KiB of spill slots.  */
+      asm ("" : "+r" (hp), "+r" (hk));
       const __m256i *b = reinterpret_cast<const __m256i *> (buf);
       __m256i lo = _mm256_setzero_si256 (), mid = lo, hi = lo;
 #pragma GCC unroll 16
@@ -123,6 +131,7 @@ ghash256 (const vpclmul_key *k, __m128i y, const unsigned char *&buf,
   const __m256i *hk = reinterpret_cast<const __m256i *> (k->hkp + 56);
   for (; nblocks >= 8; nblocks -= 8, buf += 128)
     {
+      asm ("" : "+r" (hp), "+r" (hk));   /* As in ghash256_runs.  */
       const __m256i *b = reinterpret_cast<const __m256i *> (buf);
       __m256i lo = _mm256_setzero_si256 (), mid = lo, hi = lo;
       for (int j = 0; j < 4; j++)
@@ -198,7 +207,9 @@ vpclmul_avx2_setkey (gcm_ghash_key *key, const unsigned char *hbytes)
                              mul_premul2 (avx2_power_pair (k, j), top));
     }
   _mm256_zeroall ();
-  return depth;
+  /* pclmul_setkey's frame is below this one (on i386, with 8 vector
+   * registers, this one spills powers too).  */
+  return FRAME_DEPTH_X86 () + depth;
 }
 
 /* POLYVAL over the last blocks (any number; used for fewer than a
@@ -323,7 +334,8 @@ vpclmul_avx512_setkey (gcm_ghash_key *key, const unsigned char *hbytes)
                            _mm512_xor_si512 (r, _mm512_shuffle_epi32 (r, _MM_PERM_BADC)));
     }
   vec_clear_zmm ();
-  return depth;
+  /* P (1 KiB of powers) in this frame, pclmul_setkey's below it.  */
+  return FRAME_DEPTH_X86 () + depth;
 }
 
 /* Y continued over the whole 64-block runs of BUF, then its whole

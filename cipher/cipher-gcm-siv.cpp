@@ -412,7 +412,13 @@ backend_update (const polyval_backend *b, const gcm_ghash_key *key,
       size_t n = nblocks < REV_CHUNK ? nblocks : REV_CHUNK;
       for (size_t i = 0; i < n; i++)
         byte_reverse (rev + i * SIV_BLOCK, x + i * SIV_BLOCK);
-      depth = umax (depth, b->ghash->ghash (key, sg, rev, n));
+      /* The back end's frame is below this one's buffers: the depth
+       * from the caller (who burns) counts them too (the generic
+       * back end's multiply pieces were left 1,864 bytes deep).  */
+      const unsigned int d = b->ghash->ghash (key, sg, rev, n);
+      if (d)
+        depth = umax (depth, d + sizeof rev + sizeof sg
+                               + 16 * sizeof (void *));
       used = n > used ? n : used;
       x += n * SIV_BLOCK;
       nblocks -= n;
@@ -685,7 +691,8 @@ siv_ctr (gcry_cipher_hd_t c, const unsigned char *tag, unsigned char *out,
     }
   if (ks_used)
     wipe_small (ks, ks_used * SIV_BLOCK);
-  return depth;  /* ks and ctr are wiped.  */
+  /* ks and ctr are wiped; the callees' frames lie below them.  */
+  return depth ? depth + sizeof ks + sizeof ctr + 16 * sizeof (void *) : 0;
 }
 
 /* Finish POLYVAL (AAD closed, TEXTLEN bytes of text hashed) and compute

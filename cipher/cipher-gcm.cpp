@@ -314,7 +314,8 @@ gctr_secret (gcry_cipher_hd_t c, unsigned char *out, const unsigned char *in,
     }
   put_be32 (c->ctr + 12, low);
   wipememory (ks, sizeof ks);
-  return depth;
+  /* The callees' frames lie below KS.  */
+  return depth ? depth + sizeof ks + 16 * sizeof (void *) : 0;
 }
 
 /* GCTR (SP 800-38D 6.5) over LEN bytes with c->ctr as the next counter

@@ -166,7 +166,9 @@ ocb_crypt_generic (gcry_cipher_hd_t c, unsigned char *out,
     }
   wipememory (buf, sizeof buf);
   wipememory (offs, sizeof offs);
-  return depth;
+  /* ecb_blocks's frames lie below BUF and OFFS.  */
+  return depth ? depth + sizeof buf + sizeof offs + 16 * sizeof (void *)
+               : 0;
 }
 
 /* Full AAD blocks, generic: Sum ^= E(A_i ^ Offset_i) (RFC 7253 4.1).  */
@@ -194,7 +196,8 @@ ocb_auth_generic (gcry_cipher_hd_t c, const unsigned char *abuf,
       nblocks -= n;
     }
   wipememory (buf, sizeof buf);
-  return depth;
+  /* ecb_blocks's frames lie below BUF.  */
+  return depth ? depth + sizeof buf + 16 * sizeof (void *) : 0;
 }
 
 /* Whole blocks through the bulk slot (which burns its own stack) with
