@@ -63,26 +63,23 @@ rol (__m256i x)
  * intrinsics GCC spilled about 26 of them per double round), so one
  * word waits in SCRATCH: word 15 during the pairs that do not touch it
  * (3, then 0 of the next double round), word 8 during pairs 1 and 2.
- * Each pair thus has a word it does not use, whose register is free for
- * the temporary, and a double round moves two words to and from memory
- * (four memory operations), each stored two pairs before it is read
- * back (off the dependency chain).  Rotations by 16 and 8 are vpshufb
+ * The two take turns in one register, the other fifteen registers
+ * holding fourteen words and the temporary, and a double round moves
+ * two words to and from memory (four memory operations), each stored
+ * two pairs before it is read back (off the dependency chain).  Rotations by 16 and 8 are vpshufb
  * with the tables in SCRATCH.  Each statement names only the eight
  * words it changes; GCC keeps the others where they are.  SCRATCH holds
  * round state, in the caller's frame, burned with it.  */
 struct alignas (32) chacha_scratch
 {
-  volatile __m256i w8, w15;
+  __m256i w8, w15;
   __m256i r16, r8;
 };
-/* The assembly reads the tables at these offsets.  */
-static_assert (offsetof (chacha_scratch, r16) == 64
-               && offsetof (chacha_scratch, r8) == 96, "scratch layout");
 
 #ifdef __x86_64__
 #define CHACHA_ADD(a, b) "vpaddd %[" b "], %[" a "], %[" a "]\n\t"
 #define CHACHA_XOR(d, a) "vpxor %[" a "], %[" d "], %[" d "]\n\t"
-#define CHACHA_ROTB(d, off) "vpshufb " off "(%[p]), %[" d "], %[" d "]\n\t"
+#define CHACHA_ROTB(d, tab) "vpshufb %[" tab "], %[" d "], %[" d "]\n\t"
 #define CHACHA_ROTS(b, n) \
   "vpslld $" #n ", %[" b "], %[t]\n\t" \
   "vpsrld $(32 - " #n "), %[" b "], %[" b "]\n\t" \
@@ -91,56 +88,101 @@ static_assert (offsetof (chacha_scratch, r16) == 64
 #define CHACHA_QR2 \
   CHACHA_ADD ("a", "b") CHACHA_ADD ("e", "f") \
   CHACHA_XOR ("d", "a") CHACHA_XOR ("h", "e") \
-  CHACHA_ROTB ("d", "64") CHACHA_ROTB ("h", "64") \
+  CHACHA_ROTB ("d", "r16") CHACHA_ROTB ("h", "r16") \
   CHACHA_ADD ("c", "d") CHACHA_ADD ("g", "h") \
   CHACHA_XOR ("b", "c") CHACHA_XOR ("f", "g") \
   CHACHA_ROTS ("b", 12) CHACHA_ROTS ("f", 12) \
   CHACHA_ADD ("a", "b") CHACHA_ADD ("e", "f") \
   CHACHA_XOR ("d", "a") CHACHA_XOR ("h", "e") \
-  CHACHA_ROTB ("d", "96") CHACHA_ROTB ("h", "96") \
+  CHACHA_ROTB ("d", "r8") CHACHA_ROTB ("h", "r8") \
   CHACHA_ADD ("c", "d") CHACHA_ADD ("g", "h") \
   CHACHA_XOR ("b", "c") CHACHA_XOR ("f", "g") \
   CHACHA_ROTS ("b", 7) CHACHA_ROTS ("f", 7)
 
+/* The assembly of a pair on the words A..H, with T the temporary.  */
+#define CHACHA_PAIR(A, B, C, D, E, F, G, H) \
+  asm (CHACHA_QR2 \
+       : [a] "+x" (A), [b] "+x" (B), [c] "+x" (C), [d] "+x" (D), \
+         [e] "+x" (E), [f] "+x" (F), [g] "+x" (G), [h] "+x" (H), \
+         [t] "=&x" (t) \
+       : [r16] "m" (p->r16), [r8] "m" (p->r8))
+/* The same after a swap in the register of operand W ("c" or "h"): the
+ * word it holds goes to OUT, the word at IN comes in.  */
+#define CHACHA_PAIR_SWAP(W, OUT, IN, A, B, C, D, E, F, G, H) \
+  asm ("vmovdqa %[" W "], %[out]\n\t" \
+       "vmovdqa %[in], %[" W "]\n\t" \
+       CHACHA_QR2 \
+       : [a] "+x" (A), [b] "+x" (B), [c] "+x" (C), [d] "+x" (D), \
+         [e] "+x" (E), [f] "+x" (F), [g] "+x" (G), [h] "+x" (H), \
+         [t] "=&x" (t), [out] "=m" (OUT) \
+       : [r16] "m" (p->r16), [r8] "m" (p->r8), [in] "m" (IN))
+
+/* On entry and exit word 15 is in P->w15 (X[15] unused).  HOOK (Q)
+ * runs after pair Q (0..3): the stitched ChaCha20-Poly1305 spreads its
+ * scalar Poly1305 blocks that finely, so the out-of-order window holds
+ * both.
+ *
+ * PINNED: each word has its register for the whole double round (the
+ * temporary ymm15; words 8 and 15 share ymm8, the pairs that need the
+ * other one swap them).  Left to choose, GCC 12 took the temporary from
+ * different registers in different pairs and, in the stitched pass,
+ * kept up to two more words in memory: 4 to 8 more moves a double
+ * round.  Not pinned, GCC places the words, and words 8 and 15 move as
+ * volatile accesses.  That is for hooks that need more general-purpose
+ * registers than there are (the scalar side block of
+ * _gcry_chacha20_avx2_keyblock8): with the words pinned, GCC put their
+ * spills in vector registers and moved words out of them (412
+ * instructions a double round there, against 272).  */
+template <bool Pinned, class Hook>
 inline __attribute__ ((always_inline)) void
-quarter_round2 (__m256i &a, __m256i &b, __m256i &c, __m256i &d,
-                __m256i &e, __m256i &f, __m256i &g, __m256i &h,
-                const chacha_scratch *p)
+double_round (__m256i *x, chacha_scratch *p, Hook &&hook)
 {
-  __m256i t;
-  asm (CHACHA_QR2
-       : [a] "+x" (a), [b] "+x" (b), [c] "+x" (c), [d] "+x" (d),
-         [e] "+x" (e), [f] "+x" (f), [g] "+x" (g), [h] "+x" (h),
-         [t] "=&x" (t)
-       : [p] "r" (p), "m" (p->r16), "m" (p->r8));
+  if constexpr (!Pinned)
+    {
+      __m256i t;
+      volatile __m256i *w8 = &p->w8, *w15 = &p->w15;
+      CHACHA_PAIR (x[0], x[4], x[8], x[12], x[1], x[5], x[9], x[13]);
+      hook (0);
+      x[15] = *w15;
+      *w8 = x[8];
+      CHACHA_PAIR (x[2], x[6], x[10], x[14], x[3], x[7], x[11], x[15]);
+      hook (1);
+      CHACHA_PAIR (x[0], x[5], x[10], x[15], x[1], x[6], x[11], x[12]);
+      hook (2);
+      *w15 = x[15];
+      x[8] = *w8;
+      CHACHA_PAIR (x[2], x[7], x[8], x[13], x[3], x[4], x[9], x[14]);
+      hook (3);
+      return;
+    }
+  register __m256i x0 asm ("ymm0") = x[0], x1 asm ("ymm1") = x[1],
+    x2 asm ("ymm2") = x[2], x3 asm ("ymm3") = x[3], x4 asm ("ymm4") = x[4],
+    x5 asm ("ymm5") = x[5], x6 asm ("ymm6") = x[6], x7 asm ("ymm7") = x[7],
+    w asm ("ymm8") = x[8], x9 asm ("ymm9") = x[9], x10 asm ("ymm10") = x[10],
+    x11 asm ("ymm11") = x[11], x12 asm ("ymm12") = x[12],
+    x13 asm ("ymm13") = x[13], x14 asm ("ymm14") = x[14];
+  register __m256i t asm ("ymm15");
+  CHACHA_PAIR (x0, x4, w, x12, x1, x5, x9, x13);
+  hook (0);
+  /* Word 8 out, word 15 in.  */
+  CHACHA_PAIR_SWAP ("h", p->w8, p->w15, x2, x6, x10, x14, x3, x7, x11, w);
+  hook (1);
+  CHACHA_PAIR (x0, x5, x10, w, x1, x6, x11, x12);
+  hook (2);
+  /* Word 15 out, word 8 in.  */
+  CHACHA_PAIR_SWAP ("c", p->w15, p->w8, x2, x7, w, x13, x3, x4, x9, x14);
+  hook (3);
+  x[0] = x0; x[1] = x1; x[2] = x2; x[3] = x3; x[4] = x4; x[5] = x5;
+  x[6] = x6; x[7] = x7; x[8] = w; x[9] = x9; x[10] = x10; x[11] = x11;
+  x[12] = x12; x[13] = x13; x[14] = x14;
 }
+#undef CHACHA_PAIR_SWAP
+#undef CHACHA_PAIR
 #undef CHACHA_QR2
 #undef CHACHA_ROTS
 #undef CHACHA_ROTB
 #undef CHACHA_XOR
 #undef CHACHA_ADD
-
-/* On entry and exit word 15 is in P->w15 (X[15] unused).  HOOK (Q)
- * runs after pair Q (0..3): the stitched ChaCha20-Poly1305 spreads its
- * scalar Poly1305 blocks that finely, so the out-of-order window holds
- * both.  */
-template <class Hook>
-inline __attribute__ ((always_inline)) void
-double_round (__m256i *x, chacha_scratch *p, Hook &&hook)
-{
-  quarter_round2 (x[0], x[4], x[8], x[12], x[1], x[5], x[9], x[13], p);
-  hook (0);
-  x[15] = p->w15;
-  p->w8 = x[8];
-  quarter_round2 (x[2], x[6], x[10], x[14], x[3], x[7], x[11], x[15], p);
-  hook (1);
-  quarter_round2 (x[0], x[5], x[10], x[15], x[1], x[6], x[11], x[12], p);
-  hook (2);
-  p->w15 = x[15];
-  x[8] = p->w8;
-  quarter_round2 (x[2], x[7], x[8], x[13], x[3], x[4], x[9], x[14], p);
-  hook (3);
-}
 #else /* !__x86_64__ */
 /* i386 has eight vector registers: there the steps are intrinsics (two
  * quarter rounds side by side) and GCC spills what it must; word 15 is
@@ -159,7 +201,7 @@ quarter_round2 (__m256i &a, __m256i &b, __m256i &c, __m256i &d,
   b = rol<7> (_mm256_xor_si256 (b, c)); f = rol<7> (_mm256_xor_si256 (f, g));
 }
 
-template <class Hook>
+template <bool, class Hook>
 inline __attribute__ ((always_inline)) void
 double_round (__m256i *x, chacha_scratch *p, Hook &&hook)
 {
@@ -229,11 +271,13 @@ transpose_xor (const __m256i *w, unsigned char *out, const unsigned char *in,
  * (0..10) double rounds R, HOOK (R, Q) runs after pair Q (0..3) of
  * quarter rounds, before any store to OUT: the stitched
  * ChaCha20-Poly1305 puts its scalar Poly1305 blocks there, so the
- * integer multiplies run beside the vector rounds.  */
-template <class Hook>
+ * integer multiplies run beside the vector rounds.  The first SPLIT of
+ * those rounds are a loop of their own (a hook that does more in them
+ * then has no branch in either loop).  PINNED: double_round's.  */
+template <bool Pinned = true, class Hook>
 inline __attribute__ ((always_inline)) void
 blocks8 (uint32_t *state, unsigned char *out, const unsigned char *in,
-         Hook &&hook, size_t n = 8, int hooked = 0)
+         Hook &&hook, size_t n = 8, int hooked = 0, int split = 0)
 {
   /* Lane k: 64-bit counter + k (unsigned carry from word 12 to 13);
    * made again for the feed-forward, which reads STATE again too: no
@@ -272,16 +316,25 @@ blocks8 (uint32_t *state, unsigned char *out, const unsigned char *in,
       x[i] = _mm256_set1_epi32 ((int) state[i]);
   scratch.w15 = _mm256_set1_epi32 ((int) state[15]);
   counter (x[12], x[13]);
-  /* Rolled: the loop body (four pairs and four hooks, about 330
+  /* Rolled: the loop body (four pairs and four hooks, about 260
    * instructions) stays in the op cache; unrolled ten times the
    * stitched pass was 3400 instructions.  */
   int r = 0;
   if constexpr (!__is_empty (typename std::remove_reference<Hook>::type))
-    for (; r < hooked; r++)
-      double_round (x, &scratch, [&hook, r] (int q)
-                    __attribute__ ((always_inline)) { hook (r, q); });
+    {
+      for (; r < split; r++)
+        double_round<Pinned> (x, &scratch, [&hook, r] (int q)
+                              __attribute__ ((always_inline)) {
+                                hook (r, q);
+                              });
+      for (; r < hooked; r++)
+        double_round<Pinned> (x, &scratch, [&hook, r] (int q)
+                              __attribute__ ((always_inline)) {
+                                hook (r, q);
+                              });
+    }
   for (; r < 10; r++)
-    double_round (x, &scratch, [] (int) {});
+    double_round<Pinned> (x, &scratch, [] (int) {});
   x[15] = scratch.w15;
   /* STATE hidden from the optimiser: the broadcasts stay after the
    * rounds.  */
@@ -407,7 +460,7 @@ _gcry_chacha20_avx2_keyblock8 (uint32_t *state, unsigned char *block,
   static const unsigned char zeros[8 * CHACHA20_BLOCKSIZE]
     __attribute__ ((aligned (32))) = { 0 };
   chacha20_scalar::side_block key (state);
-  blocks8 (state, pad, zeros, [&key] (int, int q)
+  blocks8<false> (state, pad, zeros, [&key] (int, int q)
            __attribute__ ((always_inline)) {
              chacha20_scalar::quarter_pair (key.x, q);
            }, 8, 10);
@@ -425,13 +478,13 @@ _gcry_chacha20_avx2_keyblock8 (uint32_t *state, unsigned char *block,
  *
  * Passes of eight blocks, the last one partly stored.  Each pass
  * carries the Poly1305 of up to 512 ciphertext bytes, 32 blocks in
- * radix 2^64 (poly1305.h's serial64), in its round loop: one after each
- * pair of quarter rounds of the first eight double rounds (a rolled
- * loop, its body in the op cache: unrolled, with the blocks spread over
- * all ten, the pass was 3400 instructions and 7-20% slower on AMD Zen
- * 4).  The vector rounds leave the
- * integer multiplier idle, and the Poly1305 chain (about 20 cycles a
- * block) fits beside them.  Decryption authenticates the pass's own
+ * radix 2^64 (poly1305.h's serial64), in its round loop: a block after
+ * each pair of quarter rounds, four pairs in the first two double
+ * rounds and three in the others (rolled loops, their bodies in the op
+ * cache: unrolled, the pass was 3400 instructions and 7-20% slower on
+ * AMD Zen 4; the first two rounds are a loop of their own, so neither
+ * loop branches).  The vector rounds leave the integer multiplier idle,
+ * and the Poly1305 chain (about 20 cycles a block) fits beside them.  Decryption authenticates the pass's own
  * input (read before the pass stores); encryption the previous pass's
  * output (the first pass PRE_BLOCKS blocks at PRE, a multiple of four
  * up to 32: the ciphertext of the keystream kept ahead), and the last
@@ -445,6 +498,12 @@ _gcry_chacha20_poly1305_avx2 (uint32_t *state, poly1305_context *mac,
 {
   using namespace poly1305_radix44;
   serial64 h (mac);
+  /* The accumulator and key words as locals (serial64::step), named by
+   * the hooks themselves: through a lambda of its own, or as the
+   * object's members, GCC 12 kept them in memory and stored the
+   * accumulator at every block.  */
+  uint64_t a0 = h.a0, a1 = h.a1, a2 = h.a2;
+  const uint64_t r0 = h.r0, r1 = h.r1, s1 = h.s1;
   /* The ciphertext not yet absorbed: PM, PCOUNT 16-byte blocks (the
    * previous pass's output when encrypting, PRE before the first).  */
   const unsigned char *pm = encrypt ? pre : nullptr;
@@ -461,15 +520,26 @@ _gcry_chacha20_poly1305_avx2 (uint32_t *state, poly1305_context *mac,
        * Poly1305 blocks go into all ten double rounds, four in each of
        * the first two and three in each of the others; fewer, four in
        * each of the first PCOUNT / 4.  */
+      const unsigned char *m = pm;
       if (pcount == 32)
-        blocks8 (state, out, in, [&h, pm] (int r, int q) {
-            if (q < 3 || r < 2)
-              h.block (pm + 16 * (3 * r + (r < 2 ? r : 2) + q), 1);
-          }, n, 10);
+        blocks8 (
+            state, out, in,
+            [&a0, &a1, &a2, &m, r0, r1, s1] (int r, int q) {
+              if (q < 3 || r < 2)
+                {
+                  serial64::step (a0, a1, a2, r0, r1, s1, m, 1);
+                  m += 16;
+                }
+            },
+            n, 10, 2);
       else
-        blocks8 (state, out, in, [&h, pm] (int r, int q) {
-            h.block (pm + 16 * (4 * r + q), 1);
-          }, n, (int) (pcount / 4));
+        blocks8 (
+            state, out, in,
+            [&a0, &a1, &a2, &m, r0, r1, s1] (int, int) {
+              serial64::step (a0, a1, a2, r0, r1, s1, m, 1);
+              m += 16;
+            },
+            n, (int) (pcount / 4));
       if (encrypt)
         {
           pm = out;
@@ -482,7 +552,10 @@ _gcry_chacha20_poly1305_avx2 (uint32_t *state, poly1305_context *mac,
       out += 64 * n;
     }
   for (size_t k = 0; k < pcount; k++)   /* Encryption's last pass.  */
-    h.block (pm + 16 * k, 1);
+    serial64::step (a0, a1, a2, r0, r1, s1, pm + 16 * k, 1);
+  h.a0 = a0;
+  h.a1 = a1;
+  h.a2 = a2;
   h.store (mac);
   _mm256_zeroall ();
   return STITCHED_DEPTH;

@@ -333,6 +333,18 @@ struct serial64
   POLY1305_INLINE void
   block (const unsigned char *m, uint64_t hibit)
   {
+    step (a0, a1, a2, r0, r1, s1, m, hibit);
+  }
+
+  /* block on an accumulator A0..A2 and key words held apart from an
+   * object: the stitched ChaCha20-Poly1305 keeps them in local
+   * variables, which GCC keeps in registers (GCC 12 leaves an object
+   * whose members are assembly operands in memory, and stores the
+   * accumulator there at each block in its loop).  */
+  static POLY1305_INLINE void
+  step (uint64_t &a0, uint64_t &a1, uint64_t &a2, uint64_t r0, uint64_t r1,
+        uint64_t s1, const unsigned char *m, uint64_t hibit)
+  {
 #if defined(__x86_64__)
     /* The same steps in registers: GCC's 128-bit additions go through
      * the stack, in the serial chain.  mul leaves rdx:rax.  Ordered
@@ -378,9 +390,10 @@ struct serial64
            [u] "=&r" (u)
          /* The key words and HIBIT may stay in memory (mul, imul and
           * adc take a memory source): with clang's sanitizer builds of
-          * the stitched AVX2 loop no twelve registers are free.  */
+          * the stitched AVX2 loop no twelve registers are free.  HIBIT
+          * a constant: an immediate (one register fewer there).  */
          : [m] "r" (m), [r0] "rm" (r0), [r1] "rm" (r1), [s1] "rm" (s1),
-           [hibit] "rm" (hibit),
+           [hibit] "rme" (hibit),
            "m" (*reinterpret_cast<const unsigned char (*)[16]> (m))
          : "rax", "rdx", "cc");
     (void) u;
