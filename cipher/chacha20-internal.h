@@ -319,11 +319,12 @@ unsigned int _gcry_chacha20_poly1305_keyblock_wide (CHACHA20_context *ctx,
  * path: 16, 8, or 0 where it has no wide form.  */
 size_t _gcry_chacha20_poly1305_wide_blocks (const CHACHA20_context *ctx)
   GCIPHER_INTERNAL;
-/* The key block alone, by the scalar block function (no keystream kept
- * ahead; about 20 serial rounds of three-cycle steps, shorter than the
- * vector row layout's chain): for a message whose stitched passes start
- * at its first byte.  The counter advances by one.  Returns the stack
- * burn depth.  */
+/* The key block alone (no keystream kept ahead), by CTX's block
+ * function for one block: on AVX2 one chain of the row layout (about
+ * 420 instructions, against 1,200 for the scalar block, whose latency
+ * is no shorter: 1 KiB decryptions 2.7% faster on AMD Zen 4); for a
+ * message whose stitched passes start at its first byte.  The counter
+ * advances by one.  Returns the stack burn depth.  */
 unsigned int _gcry_chacha20_poly1305_keyblock_alone (CHACHA20_context *ctx,
                                                      unsigned char *block)
   GCIPHER_INTERNAL;

@@ -63,22 +63,6 @@ constexpr cipher_impl<chacha20_blocks_fn> chacha20_impls[] = {
 constexpr auto chacha20_impl_list = cipher_impl_info_list (chacha20_impls);
 constexpr size_t n_chacha20_impls = chacha20_impl_list.n;
 
-/* RFC 8439 2.3: the block function; KS gets the 64 keystream bytes of
- * STATE (counter not advanced).  */
-void
-chacha20_block (const uint32_t *state, unsigned char *ks)
-{
-  uint32_t x[16];
-  memcpy (x, state, sizeof x);
-  for (int i = 0; i < 10; i++)  /* 20 rounds: 10 column + 10 diagonal. */
-    chacha20_scalar::double_round (x);
-  for (int i = 0; i < 16; i++)
-    buf_put_le32 (ks + 4 * i, x[i] + state[i]);
-  /* No wipememory (x) here: taking X's address would keep the whole
-   * state in memory through the rounds.  X lives in registers and this
-   * frame, inside the depth the callers return for burn_stack.  */
-}
-
 /* The 64-bit block counter in words 12..13 (see chacha20-internal.h).  */
 inline void
 counter_add (uint32_t *state, uint64_t n)
@@ -450,9 +434,10 @@ unsigned int
 _gcry_chacha20_poly1305_keyblock_alone (CHACHA20_context *ctx,
                                         unsigned char *block)
 {
-  chacha20_block (ctx->input, block);
-  counter_add (ctx->input, 1);
-  return GENERIC_DEPTH;
+  static const unsigned char zeros[CHACHA20_BLOCKSIZE] = { 0 };
+  chacha20_blocks_fn fn = ctx->blocks ? ctx->blocks
+                                      : _gcry_chacha20_generic_blocks;
+  return fn (ctx->input, block, zeros, 1);
 }
 
 bool
@@ -495,7 +480,9 @@ block_xor (const uint32_t *state, unsigned char *out,
         for (int j = 0; j < 4; j++)
           out[4 * i + j] = (unsigned char) (in[4 * i + j] ^ (k >> (8 * j)));
     }
-  /* X: as in chacha20_block.  */
+  /* No wipememory (x) here: taking X's address would keep the whole
+   * state in memory through the rounds.  X lives in registers and this
+   * frame, inside the depth the callers return for burn_stack.  */
 }
 
 template <bool ALIGNED>

@@ -188,8 +188,8 @@ poly1305_setiv (gcry_cipher_hd_t c, const unsigned char *iv, size_t ivlen)
  *     bytes the first stitched pass then absorbs as its PRE blocks;
  *   - AVX2, decrypting from WIDE_MIN bytes: the stitched passes start at
  *     the message's first byte (poly1305_crypt gives back any keystream
- *     kept ahead), so the key block alone, scalar: shorter than the row
- *     layout's chain;
+ *     kept ahead), so the key block alone: one chain of the row layout,
+ *     no blocks ahead;
  *   - otherwise the row layout's key block and three blocks ahead.  */
 void
 take_key (gcry_cipher_hd_t c, size_t len, int encrypt)
