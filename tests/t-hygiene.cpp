@@ -926,6 +926,32 @@ find_secret (const SecretSet &s)
   return "";
 }
 
+/* Every message step of (SPEC, MODE) with KEY (run_messages), after a
+ * warm-up run (lazy bindings, the self-test), each through run_marked;
+ * AFTER gets the step's name and the first secret window it left on the
+ * stack ("" if none): of SECRETS, and after the calls that take a
+ * message of PLAINTEXT too.  Returns run_messages's problem.  */
+std::string
+marked_messages (const cipher_spec *spec, int mode, const Bytes &key,
+                 const SecretSet &secrets, const SecretSet &plaintext,
+                 const std::function<void (const std::string &,
+                                           const std::string &)> &after)
+{
+  run_messages (spec, mode, 0, key,
+                [] (const std::string &,
+                    const std::function<gcry_error_t ()> &f) { f (); });
+  return run_messages (
+      spec, mode, 0, key,
+      [&] (const std::string &name, const std::function<gcry_error_t ()> &f)
+      {
+        run_marked (f);
+        std::string leak = find_secret (secrets);
+        if (leak.empty () && plaintext_call (name))
+          leak = find_secret (plaintext);
+        after (name, leak);
+      });
+}
+
 TEST (Hygiene, StackBurnEveryPathEveryMode)
 {
   if (alloc_child ())
@@ -956,17 +982,10 @@ TEST (Hygiene, StackBurnEveryPathEveryMode)
                 ADD_FAILURE () << label << ": no key-derived state found";
                 continue;
               }
-            /* Warm-up: resolve lazy bindings, run the self-test.  */
-            run_messages (spec, mode, 0, key,
-                          [] (const std::string &,
-                              const std::function<gcry_error_t ()> &f)
-                          { f (); });
-            std::string problem = run_messages (
-                spec, mode, 0, key,
-                [&] (const std::string &name,
-                     const std::function<gcry_error_t ()> &f)
+            std::string problem = marked_messages (
+                spec, mode, key, secrets, plaintext,
+                [&] (const std::string &name, const std::string &leak)
                 {
-                  run_marked (f);
                   checked++;
                   /* The marker must survive somewhere (the area is
                    * deeper than any call).  */
@@ -974,9 +993,6 @@ TEST (Hygiene, StackBurnEveryPathEveryMode)
                     marked_ok = true;
                   if (getenv ("GCIPHER_HYGIENE_VERBOSE"))
                     printf ("%s %s\n", label.c_str (), name.c_str ());
-                  std::string leak = find_secret (secrets);
-                  if (leak.empty () && plaintext_call (name))
-                    leak = find_secret (plaintext);
                   if (!leak.empty () && leaks++ < 40)
                     ADD_FAILURE () << label << " " << name << ": " << leak;
                 });
@@ -1034,20 +1050,11 @@ TEST (Hygiene, StackBurnGcmKernels)
                 Bytes key = key_for (spec, mode, &kerr);
                 ASSERT_FALSE (key.empty ()) << label << ": " << kerr;
                 SecretSet secrets = secrets_for (spec, mode, key);
-                run_messages (spec, mode, 0, key,
-                              [] (const std::string &,
-                                  const std::function<gcry_error_t ()> &f)
-                              { f (); });
-                std::string problem = run_messages (
-                    spec, mode, 0, key,
-                    [&] (const std::string &name,
-                         const std::function<gcry_error_t ()> &f)
+                std::string problem = marked_messages (
+                    spec, mode, key, secrets, plaintext,
+                    [&] (const std::string &name, const std::string &leak)
                     {
-                      run_marked (f);
                       checked++;
-                      std::string leak = find_secret (secrets);
-                      if (leak.empty () && plaintext_call (name))
-                        leak = find_secret (plaintext);
                       if (!leak.empty () && leaks++ < 40)
                         ADD_FAILURE () << label << " " << name << ": "
                                        << leak;
