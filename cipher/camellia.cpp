@@ -280,7 +280,9 @@ cam_key_schedule (CAMELLIA_context *ctx, const unsigned char *key,
   wipememory (kk, sizeof kk);
   wipememory (sub, sizeof sub);
   d1 = d2 = 0;
-  return sizeof kk + sizeof sub + 256;
+  /* The rest of the frame: 600 bytes deep on i686 with GCC 12 (an
+   * audit of the frames; 256 here gave 592).  */
+  return sizeof kk + sizeof sub + 320;
 }
 
 /* Encryption (RFC 3713 2.3.1/2.3.2) or, with DECRYPT, decryption

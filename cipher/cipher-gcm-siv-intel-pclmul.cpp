@@ -20,6 +20,7 @@
 #include "g10lib.h"
 #include "cipher-gcm-siv.h"
 #include "cipher-gcm-siv-intel-pclmul.h"
+#include "frame-depth-x86.h"
 
 namespace {
 
@@ -143,10 +144,11 @@ polyval_pclmul_update (const gcm_ghash_key *key, unsigned char *sp,
   _mm_storeu_si128 (reinterpret_cast<V *> (sp), s);
   clear_xmm ();
   /* GCC 12 spills the eight-block fold's operands (text blocks and key
-   * halves) into a 256-byte frame on x86-64 too; t-hygiene's
+   * halves) into a 256-byte frame on x86-64 too, and a key power and
+   * products 120 bytes into the red zone below it; t-hygiene's
    * StackBurnEveryPathEveryMode found the GCM-SIV plaintext there when
-   * this said 0.  */
-  return 256 + 8 * sizeof (void *);
+   * this said 0, and 256 + 8 words still missed the red zone.  */
+  return FRAME_DEPTH_X86 ();
 }
 
 } // namespace

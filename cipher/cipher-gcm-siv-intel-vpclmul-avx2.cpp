@@ -20,15 +20,8 @@ clear ()
   _mm256_zeroall ();
 }
 
-/* Eight ymm per run: 16 blocks, one reduction.  Stack burn depths: on
- * x86-64 GCC 12 spills five key registers of the set-up's four
- * parallel products (a 0xa0-byte frame, 32-byte aligned) and nothing in
- * the runs; i386 has eight vector registers and spills in both.  */
-#ifdef __x86_64__
-typedef polyval_vpclmul::entry<simd_x86::Y2, 8, clear, 256, 0> ymm;
-#else
-typedef polyval_vpclmul::entry<simd_x86::Y2, 8, clear, 1024, 1024> ymm;
-#endif
+/* Eight ymm per run: 16 blocks, one reduction.  */
+typedef polyval_vpclmul::entry<simd_x86::Y2, 8, clear> ymm;
 
 } // namespace
 

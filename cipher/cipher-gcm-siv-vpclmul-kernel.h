@@ -38,6 +38,7 @@
 #include "cipher-gcm.h"
 #include "cipher-gcm-siv.h"
 #include "cipher-gcm-siv-intel-pclmul.h"
+#include "frame-depth-x86.h"
 #include "simd-x86.h"
 
 namespace {
@@ -223,11 +224,12 @@ update (const gcm_ghash_key *key, unsigned char *sp, const unsigned char *x,
 }
 
 /* The polyval_ops of one instantiation: setkey and update, each
- * followed by CLEAR (zero the vector registers) and reporting at least
- * BURN_SETKEY / BURN_UPDATE bytes of stack to burn (the frames GCC
- * makes for this width; see the including file).  */
-template <class VT, int NV, void (*CLEAR) (), unsigned int BURN_SETKEY,
-          unsigned int BURN_UPDATE>
+ * followed by CLEAR (zero the vector registers) and reporting the depth
+ * of its frame, measured (frame-depth-x86.h), plus that of the pclmul
+ * code it calls, whose frame is below it.  Written down for each width,
+ * the depths had fallen behind GCC 12: the AVX2 runs, said to spill
+ * nothing, spilled seven products of text and powers of H.  */
+template <class VT, int NV, void (*CLEAR) ()>
 struct entry
 {
   static unsigned int
@@ -235,7 +237,7 @@ struct entry
   {
     const unsigned int depth = setkey<VT, NV> (key, h);
     CLEAR ();
-    return depth > BURN_SETKEY ? depth : BURN_SETKEY;
+    return FRAME_DEPTH_X86 () + depth;
   }
 
   static unsigned int
@@ -244,7 +246,7 @@ struct entry
   {
     const unsigned int depth = update<VT, NV> (key, s, x, nblocks);
     CLEAR ();
-    return depth > BURN_UPDATE ? depth : BURN_UPDATE;
+    return FRAME_DEPTH_X86 () + depth;
   }
 
   static constexpr polyval_ops ops

@@ -41,9 +41,18 @@ namespace {
  * eight state words, 64-byte staging buffers, circuit temporaries
  * spilled by the compiler).  Measured with -fstack-usage on x86-64 GCC
  * 12 -O2: about 380 (single block) and 620 (bulk); the rest is margin
- * for other ABIs and compilers.  */
+ * for other ABIs and compilers (arm64: lanes frames of 0x70-0x80).
+ * i386, with seven general registers, spills the rounds into frames of
+ * 8 to 13 KiB (encrypt_lanes<14> 0x2c8c bytes, decrypt_lanes<14>
+ * 0x341c; up to 14,064 bytes below the bulk callers' callers), which
+ * 640 and 1024 left mostly unburned.  */
+#ifdef __i386__
+constexpr unsigned int BURN_SINGLE = 16384;
+constexpr unsigned int BURN_BULK = 16384;
+#else
 constexpr unsigned int BURN_SINGLE = 640;
 constexpr unsigned int BURN_BULK = 1024;
+#endif
 
 /* ---- The S-box circuit ------------------------------------------- */
 
