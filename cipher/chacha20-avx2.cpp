@@ -124,7 +124,10 @@ struct alignas (32) chacha_scratch
  *
  * PINNED: each word has its register for the whole double round (the
  * temporary ymm15; words 8 and 15 share ymm8, the pairs that need the
- * other one swap them).  Left to choose, GCC 12 took the temporary from
+ * other one swap them).  The hooks must be inlined (always_inline):
+ * register variables do not survive a call, and GCC would not save the
+ * vector registers around one (out-of-line hooks at -Os gave wrong
+ * keystream).  Left to choose, GCC 12 took the temporary from
  * different registers in different pairs and, in the stitched pass,
  * kept up to two more words in memory: 4 to 8 more moves a double
  * round.  Not pinned, GCC places the words, and words 8 and 15 move as
@@ -524,7 +527,8 @@ _gcry_chacha20_poly1305_avx2 (uint32_t *state, poly1305_context *mac,
       if (pcount == 32)
         blocks8 (
             state, out, in,
-            [&a0, &a1, &a2, &m, r0, r1, s1] (int r, int q) {
+            [&a0, &a1, &a2, &m, r0, r1, s1] (int r, int q)
+                __attribute__ ((always_inline)) {
               if (q < 3 || r < 2)
                 {
                   serial64::step (a0, a1, a2, r0, r1, s1, m, 1);
@@ -535,7 +539,8 @@ _gcry_chacha20_poly1305_avx2 (uint32_t *state, poly1305_context *mac,
       else
         blocks8 (
             state, out, in,
-            [&a0, &a1, &a2, &m, r0, r1, s1] (int, int) {
+            [&a0, &a1, &a2, &m, r0, r1, s1] (int, int)
+                __attribute__ ((always_inline)) {
               serial64::step (a0, a1, a2, r0, r1, s1, m, 1);
               m += 16;
             },
