@@ -408,6 +408,8 @@ inline __attribute__ ((always_inline)) void
 burn_kernel_frame (unsigned int depth)
 {
   uintptr_t n = ((uintptr_t) depth + 31) & ~(uintptr_t) 31, c;
+  if (!n)   /* Not from FRAME_DEPTH_X86; the loop needs N > 0.  */
+    return;
   asm volatile ("vpxor %%xmm0, %%xmm0, %%xmm0\n\t"
                 "sub %[n], " GCM_SP "\n\t"
                 "mov %[n], %[c]\n"
