@@ -66,9 +66,9 @@ rol (__m256i x)
  * The two take turns in one register, the other fifteen registers
  * holding fourteen words and the temporary, and a double round moves
  * two words to and from memory (four memory operations), each stored
- * two pairs before it is read back (off the dependency chain).  Rotations by 16 and 8 are vpshufb
- * with the tables in SCRATCH.  Each statement names only the eight
- * words it changes; GCC keeps the others where they are.  SCRATCH holds
+ * two pairs before it is read back (off the dependency chain).
+ * Rotations by 16 and 8 are vpshufb with the tables in SCRATCH.  Each
+ * statement names only the eight words it changes.  SCRATCH holds
  * round state, in the caller's frame, burned with it.  */
 struct alignas (32) chacha_scratch
 {
@@ -487,11 +487,12 @@ _gcry_chacha20_avx2_keyblock8 (uint32_t *state, unsigned char *block,
  * cache: unrolled, the pass was 3400 instructions and 7-20% slower on
  * AMD Zen 4; the first two rounds are a loop of their own, so neither
  * loop branches).  The vector rounds leave the integer multiplier idle,
- * and the Poly1305 chain (about 20 cycles a block) fits beside them.  Decryption authenticates the pass's own
- * input (read before the pass stores); encryption the previous pass's
- * output (the first pass PRE_BLOCKS blocks at PRE, a multiple of four
- * up to 32: the ciphertext of the keystream kept ahead), and the last
- * pass's output after the loop.  Same results as the ChaCha20 and
+ * and the Poly1305 chain (about 20 cycles a block) fits beside them.
+ * Decryption authenticates the pass's own input (read before the pass
+ * stores); encryption the previous pass's output (the first pass
+ * PRE_BLOCKS blocks at PRE, a multiple of four up to 32: the ciphertext
+ * of the keystream kept ahead), and the last pass's output after the
+ * loop.  Same results as the ChaCha20 and
  * Poly1305 paths run one after the other.  */
 unsigned int
 _gcry_chacha20_poly1305_avx2 (uint32_t *state, poly1305_context *mac,
